@@ -1,0 +1,147 @@
+#pragma once
+// Arc-length path following: one stepper, pluggable constraint (docs/theory.md §2).
+//
+// Notation             code
+//   y = (q, λ)          PathPoint::q, PathPoint::lambda
+//   v = K⁻¹ r           tangent_q_ before normalisation, r = −∂g/∂λ
+//   t = (v, 1)/‖(v,1)‖  tangent (scaled norm), oriented along the last secant   (eq. 2.6)
+//   a = −K⁻¹g, b = K⁻¹r the two bordered solves of each Newton iteration       (eq. 2.7)
+//   Δs_{k+1} = Δs_k (N_target/N_k)^{1/2}, clamped                              (eq. 2.8)
+//
+// The follower is driven one step at a time (start(), then advance() until done())
+// so that callers can act between steps: write results, locate a critical point
+// that was bracketed, or stop on request. It never prints and never throws for a
+// numerical outcome: those end as a Termination with a message.
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "senda/continuation/constraint.hpp"
+#include "senda/linalg/factorization.hpp"
+#include "senda/model/problem.hpp"
+
+namespace senda::continuation {
+
+enum class Termination { Running, Completed, MaxSteps, StepTooSmall, Diverged, Interrupted };
+const char* to_string(Termination t);
+
+struct Options {
+  ConstraintKind constraint = ConstraintKind::Spherical;
+  int control_dof = -1;                  // displacement control: the controlled unknown
+  double initial_load_increment = 0.05;  // Δλ of the first predictor; fixes Δs₀
+  double min_step_ratio = 1e-6;          // Δs_min = ratio · Δs₀
+  double max_step_ratio = 10.0;          // Δs_max = ratio · Δs₀
+  double max_step_growth = 2.0;          // Δs_{k+1} ≤ growth · Δs_k
+  int target_iterations = 4;             // N_target of eq. (2.8)
+  int max_iterations = 15;               // Newton iterations before a step is cut
+  double residual_tolerance = 1e-10;     // ‖g‖ ≤ tol · max(‖r‖ max(1,|λ|), ‖g(0,0)‖)
+  double increment_tolerance = 1e-9;     // ‖δy‖ (scaled) ≤ tol · Δs
+  int max_steps = 200;
+  double lambda_min = -std::numeric_limits<double>::infinity();
+  double lambda_max = std::numeric_limits<double>::infinity();
+  int monitor_dof = -1;  // unknown whose |value| is bounded by max_displacement
+  double max_displacement = std::numeric_limits<double>::infinity();
+  bool stop_at_zero_load = false;  // stop when λ returns to (crosses) zero
+  int direction = +1;              // sign of the initial Δλ
+  bool auto_scale = true;          // scale unknowns per kind from the first tangent
+  double psi = 1.0;                // weight of λ in the scaled norm
+};
+
+struct PathPoint {
+  int index = 0;        // 0 for the start point
+  Vector q;
+  double lambda = 0.0;
+  int iterations = 0;   // Newton iterations of the step that produced it
+  double residual = 0.0;  // ‖g‖ at the point
+  double step_length = 0.0;  // Δs used
+  int det_sign = 0;          // sign(det K) at the point
+  int negative_pivots = 0;   // inertia of K at the point
+};
+
+// Something singular happened between two consecutive points.
+struct Crossing {
+  int point_before = 0, point_after = 0;
+  double lambda_before = 0.0, lambda_after = 0.0;
+  int negative_pivots_before = 0, negative_pivots_after = 0;
+  bool det_sign_changed = false;
+};
+
+struct Stats {
+  long steps = 0, failed_steps = 0, newton_iterations = 0;
+  long residual_evaluations = 0, tangent_assemblies = 0;
+  double assembly_seconds = 0.0;
+};
+
+class PathFollower {
+ public:
+  PathFollower(const Problem& problem, const Options& options);
+  ~PathFollower();
+
+  // Equilibrium at fixed λ₀ from the guess q₀ (Newton), then scaling and the
+  // first tangent. Returns false (and done() with Diverged) when it fails.
+  bool start(const Vector& q0, double lambda0);
+  // Start from a known equilibrium point along a given direction (tq, tl),
+  // e.g. a branch tangent at a bifurcation point; ds = initial step.
+  bool start_along(const Vector& q0, double lambda0, const Vector& tq, double tl, double ds,
+                   const std::optional<Scaling>& scaling = std::nullopt);
+
+  // One step. Returns true when a new point was accepted.
+  bool advance();
+  bool done() const { return termination_ != Termination::Running; }
+  void interrupt() { finish(Termination::Interrupted, "interrupted"); }
+
+  Termination termination() const { return termination_; }
+  const std::string& message() const { return message_; }
+  const PathPoint& current() const { return current_; }
+  const PathPoint& previous() const { return previous_; }
+  // The crossing between previous() and current(), if the last step had one.
+  const std::optional<Crossing>& last_crossing() const { return crossing_; }
+  // Unit tangent at current() (scaled norm).
+  const Vector& tangent_q() const { return tq_; }
+  double tangent_lambda() const { return tl_; }
+  const Scaling& scaling() const { return scaling_; }
+  double step_length() const { return ds_; }
+  // Factorization of K at current().
+  const linalg::SymmetricFactorization& factorization() const { return *point_; }
+  // Factorizations spent in Newton iterations (work) and at accepted points.
+  long factorizations() const { return work_->stats().factorizations + point_->stats().factorizations; }
+  linalg::FactorStats factor_stats() const;
+  const Stats& stats() const { return stats_; }
+  const Options& options() const { return options_; }
+  const Problem& problem() const { return problem_; }
+  // Norm used to make residuals relative (eq. 2.9).
+  double residual_scale(double lambda) const;
+
+ private:
+  bool correct(Vector& q, double& lambda, const StepFrame& frame, const Vector& q_start, double lambda_start,
+               int& iterations, double& residual, std::string& why);
+  bool assemble_and_factor(linalg::SymmetricFactorization& f, const Vector& q, double lambda);
+  bool tangent_at(const Vector& q, double lambda, const Vector* orient_q, double orient_l);
+  void load_vector(const Vector& q, double lambda, Vector& r);
+  void set_scaling(const Vector& v);
+  std::string singular_message(const linalg::SymmetricFactorization& f) const;
+  void finish(Termination t, std::string why);
+  void eval_residual(const Vector& q, double lambda, Vector& g);
+
+  const Problem& problem_;
+  Options options_;
+  std::unique_ptr<Constraint> constraint_;
+  std::unique_ptr<linalg::SymmetricFactorization> work_;   // Newton iterations
+  std::unique_ptr<linalg::SymmetricFactorization> point_;  // K at current()
+  SparseMatrix K_;
+  Scaling scaling_;
+  Termination termination_ = Termination::Running;
+  std::string message_;
+  PathPoint current_, previous_;
+  std::optional<Crossing> crossing_;
+  Vector tq_, r_;
+  double tl_ = 0.0;
+  double ds_ = 0.0, ds0_ = 0.0, ds_min_ = 0.0, ds_max_ = 0.0;
+  double load_norm_ = 0.0, initial_unbalance_ = 0.0;
+  Stats stats_;
+};
+
+}  // namespace senda::continuation

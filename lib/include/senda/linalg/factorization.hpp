@@ -1,0 +1,79 @@
+#pragma once
+// Factorization of a sparse symmetric (possibly indefinite or singular) matrix.
+//
+//   P K Pᵀ = L D Lᵀ     (CHOLMOD simplicial LDLᵀ; fill-reducing ordering P chosen once)
+//
+// By Sylvester's law of inertia the number of negative entries of D equals the
+// number of negative eigenvalues of K, and sign(det K) = Π sign(Dⱼⱼ). Both are
+// read from D, never from a logarithm of a determinant (docs/theory.md §3).
+//
+// The symbolic analysis is done once for a pattern; factorize() is numeric only.
+// Several right-hand sides are solved with one factorization.
+#include <Eigen/Core>
+#include <memory>
+
+#include "senda/model/problem.hpp"
+
+namespace senda::linalg {
+
+enum class FactorStatus {
+  Ok,          // every pivot nonzero and finite
+  Singular,    // an exactly zero pivot: K is singular (solves are not available)
+  NotFinite,   // K holds NaN or Inf, or a pivot overflowed
+  Failed,      // CHOLMOD reported an error (out of memory, ...)
+};
+const char* to_string(FactorStatus s);
+
+// Work counters; kept per factorization object (no global state).
+struct FactorStats {
+  long factorizations = 0;
+  long solves = 0;  // right-hand sides solved
+  double factorize_seconds = 0.0;
+  double solve_seconds = 0.0;
+};
+
+class SymmetricFactorization {
+ public:
+  // Symbolic analysis of the pattern of K (both triangles or the lower one).
+  explicit SymmetricFactorization(const SparseMatrix& pattern);
+  ~SymmetricFactorization();
+  SymmetricFactorization(const SymmetricFactorization&) = delete;
+  SymmetricFactorization& operator=(const SymmetricFactorization&) = delete;
+
+  // Numeric factorization of K (same pattern as at construction; only the lower
+  // triangle is read).
+  FactorStatus factorize(const SparseMatrix& K);
+
+  FactorStatus status() const { return status_; }
+  int size() const { return n_; }
+  // Inertia of the last factorized matrix: counts of negative / zero pivots.
+  int negative_pivots() const { return negative_; }
+  int zero_pivots() const { return zero_; }
+  // sign(det K) ∈ {−1, 0, +1}.
+  int det_sign() const;
+  // The smallest |Dⱼⱼ| relative to the largest (a cheap conditioning hint).
+  double pivot_ratio() const { return pivot_ratio_; }
+  // Position (equation number, unpermuted) of the first exactly zero pivot, or −1.
+  int first_zero_pivot() const { return first_zero_; }
+
+  // X = K⁻¹ B for every column of B. Requires status() == Ok.
+  void solve(const Eigen::MatrixXd& B, Eigen::MatrixXd& X) const;
+  Vector solve(const Vector& b) const;
+
+  const FactorStats& stats() const { return stats_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  int n_ = 0;
+  FactorStatus status_ = FactorStatus::Failed;
+  int negative_ = 0, zero_ = 0, first_zero_ = -1;
+  double pivot_ratio_ = 0.0;
+  mutable FactorStats stats_;
+};
+
+// Sign of det K from an LU factorization with partial pivoting (UMFPACK):
+// independent of the LDLᵀ above and used to cross-check it in tests.
+int det_sign_lu(const SparseMatrix& K);
+
+}  // namespace senda::linalg

@@ -1,0 +1,40 @@
+#pragma once
+// Element interface: an element owns a few degrees of freedom of the model and
+// returns, for its local displacement vector u_e, the internal force f_e = ∂W/∂u_e
+// and the tangent K_e = ∂f_e/∂u_e (W the element's strain energy).
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+namespace senda::model {
+
+enum class Component { Ux = 0, Uy = 1, Uz = 2, Rx = 3, Ry = 4, Rz = 5 };
+inline constexpr int kComponents = 6;
+
+const char* to_string(Component c);
+
+// One degree of freedom of a node: (node index, component).
+struct DofRef {
+  int node;
+  Component component;
+};
+
+class Element {
+ public:
+  virtual ~Element() = default;
+
+  // The element's degrees of freedom, in the order of its local vectors.
+  virtual const std::vector<DofRef>& dofs() const = 0;
+
+  // Strain energy W(u_e).
+  virtual double energy(const Eigen::VectorXd& u_e) const = 0;
+
+  // f_e and/or K_e at u_e; either pointer may be null. Sizes are set by the caller
+  // to dofs().size() (and square for K_e).
+  virtual void compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const = 0;
+
+  // Short description for messages ("truss 4 (nodes 1-2)").
+  virtual std::string describe() const = 0;
+};
+
+}  // namespace senda::model

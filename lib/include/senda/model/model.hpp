@@ -1,0 +1,104 @@
+#pragma once
+// Finite-element model: nodes, a DOF map, supports, elements, and loads.
+//
+//   g(q, λ) = Σₑ f_e(q) − λ r − d                                      (eq. 1.1)
+//
+// r: reference load pattern (scaled by λ); d: dead loads (not scaled, used for
+// imperfections). K = Σₑ K_e. The sparsity pattern and, for every element, the
+// positions of its entries in the value array of K are computed once in
+// finalize(); each tangent() only adds numbers into place.
+#include <Eigen/Core>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "senda/model/element.hpp"
+#include "senda/model/problem.hpp"
+
+namespace senda::model {
+
+// Thrown for an inconsistent model (no elements, unconnected node, load on a
+// degree of freedom that does not exist...). The builder adds file and line.
+class ModelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Model final : public Problem {
+ public:
+  explicit Model(int dim);  // 2 or 3
+
+  int dim() const { return dim_; }
+
+  // Returns the node index (0-based, in order of addition). id is the user's label.
+  int add_node(int id, const Eigen::Vector3d& x);
+  void add_element(std::unique_ptr<Element> e);
+  void fix(int node, Component c);
+  void add_load(int node, Component c, double value);       // reference pattern r
+  void add_dead_load(int node, Component c, double value);  // dead load d
+
+  // Numbers the equations and analyses the sparsity pattern. Call once, after
+  // which the model is immutable (add_* throw).
+  void finalize();
+  bool finalized() const { return finalized_; }
+
+  int node_count() const { return static_cast<int>(nodes_.size()); }
+  int node_id(int node) const { return nodes_[node].id; }
+  const Eigen::Vector3d& node_position(int node) const { return nodes_[node].x; }
+  int element_count() const { return static_cast<int>(elements_.size()); }
+  const Element& element(int e) const { return *elements_[e]; }
+  // Equation number of (node, c), or −1 if fixed or not present.
+  int equation(int node, Component c) const;
+  // Displacement of (node, c) in the state q (0 for fixed or absent components).
+  double displacement(const Vector& q, int node, Component c) const;
+  const Vector& reference_load() const { return r_; }
+  const Vector& dead_load() const { return d_; }
+  // Local displacement vector of element e in state q.
+  void gather(int e, const Vector& q, Eigen::VectorXd& u_e) const;
+
+  // Problem
+  int size() const override { return neq_; }
+  void residual(const Vector& q, double lambda, Vector& g) const override;
+  const SparseMatrix& tangent_pattern() const override { return pattern_; }
+  void tangent(const Vector& q, double lambda, SparseMatrix& K) const override;
+  void dg_dlambda(const Vector& q, double lambda, Vector& out) const override;
+  bool is_proportional() const override { return true; }
+  DofKind dof_kind(int i) const override;
+  std::string dof_name(int i) const override;
+
+  // Internal force vector f(q) alone.
+  void internal_force(const Vector& q, Vector& f) const;
+  // Total strain energy.
+  double energy(const Vector& q) const;
+
+ private:
+  struct Node {
+    int id;
+    Eigen::Vector3d x;
+    bool used[kComponents] = {};
+    bool fixed[kComponents] = {};
+    int eq[kComponents] = {-1, -1, -1, -1, -1, -1};
+  };
+  struct LoadEntry {
+    int node;
+    Component c;
+    double value;
+  };
+  void check_mutable() const;
+  void check_node(int node) const;
+
+  int dim_;
+  bool finalized_ = false;
+  int neq_ = 0;
+  std::vector<Node> nodes_;
+  std::vector<std::unique_ptr<Element>> elements_;
+  std::vector<LoadEntry> loads_, dead_loads_;
+  std::vector<std::vector<int>> element_eq_;    // per element: equation of each local dof (−1 fixed)
+  std::vector<std::vector<int>> element_slot_;  // per element: value index of (a, b), −1 if either fixed
+  std::vector<std::pair<int, Component>> eq_dof_;  // equation → (node, component)
+  Vector r_, d_;
+  SparseMatrix pattern_;
+};
+
+}  // namespace senda::model

@@ -1,0 +1,66 @@
+#pragma once
+// The problem interface (docs/theory.md, eq. (1)).
+//
+// Notation          code
+//   q ∈ Rⁿ            q            unknowns (free degrees of freedom)
+//   λ                 lambda       load factor
+//   g(q, λ)           residual()   out-of-balance force, zero at equilibrium
+//   K = ∂g/∂q         tangent()    symmetric sparse tangent stiffness
+//   ∂g/∂λ             dg_dlambda() equals −r for proportional loading g = f(q) − λ r
+//
+// Everything Senda does (path following, critical points, branch switching) talks
+// to a structure only through this interface, so a user can trace any smooth
+// one-parameter system (the Bratu benchmark in benchmarks/ is one) without the
+// finite-element model.
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+#include <string>
+
+namespace senda {
+
+using Vector = Eigen::VectorXd;
+using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
+
+// What an unknown measures; increments are scaled per kind (docs/theory.md §2.4).
+enum class DofKind { Translation, Rotation, Generic };
+
+class Problem {
+ public:
+  virtual ~Problem() = default;
+
+  // Number of unknowns n.
+  virtual int size() const = 0;
+
+  // g(q, λ).
+  virtual void residual(const Vector& q, double lambda, Vector& g) const = 0;
+
+  // The sparsity pattern of K: both triangles stored, fixed for the life of the
+  // problem (it is analysed once). Values are irrelevant.
+  virtual const SparseMatrix& tangent_pattern() const = 0;
+
+  // K(q, λ) written into K, which has exactly the structure of tangent_pattern().
+  virtual void tangent(const Vector& q, double lambda, SparseMatrix& K) const = 0;
+
+  // ∂g/∂λ (q, λ). The default differentiates residual() by central differences;
+  // proportional problems override it with the exact −r.
+  virtual void dg_dlambda(const Vector& q, double lambda, Vector& out) const;
+
+  // True when g = f(q) − λ r − d with r and d fixed (so ∂g/∂λ is constant and K
+  // does not depend on λ). Lets algorithms skip λ-derivatives of K.
+  virtual bool is_proportional() const { return false; }
+
+  // Optional exact directional derivative of the tangent, out = ∇_q(K(q) a)·b.
+  // Returns false when not provided; callers then use finite differences
+  // (docs/theory.md §6), which are the default and the reference for tests.
+  virtual bool tangent_derivative(const Vector& /*q*/, double /*lambda*/, const Vector& /*a*/,
+                                  const Vector& /*b*/, Vector& /*out*/) const {
+    return false;
+  }
+
+  virtual DofKind dof_kind(int /*i*/) const { return DofKind::Generic; }
+
+  // Human-readable name of unknown i, used in messages ("node 3 uy").
+  virtual std::string dof_name(int i) const { return "q" + std::to_string(i); }
+};
+
+}  // namespace senda

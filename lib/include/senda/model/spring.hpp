@@ -1,0 +1,27 @@
+#pragma once
+// Linear springs.
+//   LinearSpring: between one component of two nodes, W = ½ k (u_b − u_a)²
+//                 (node_b < 0: to ground, W = ½ k u_a²). Works for translations and
+//                 rotations (a rotational spring when the component is rz).
+// An axial spring whose force follows the line between its nodes, N = k (l − l₀),
+// is a TrussBar with the engineering measure and EA = k l₀ (see the builder).
+#include "senda/model/element.hpp"
+
+namespace senda::model {
+
+class LinearSpring final : public Element {
+ public:
+  LinearSpring(int id, int node_a, int node_b, Component c, double k);
+
+  const std::vector<DofRef>& dofs() const override { return dofs_; }
+  double energy(const Eigen::VectorXd& u_e) const override;
+  void compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const override;
+  std::string describe() const override;
+
+ private:
+  int id_;
+  double k_;
+  std::vector<DofRef> dofs_;
+};
+
+}  // namespace senda::model

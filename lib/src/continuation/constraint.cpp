@@ -1,0 +1,165 @@
+#include "senda/continuation/constraint.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace senda::continuation {
+
+const char* to_string(ConstraintKind k) {
+  switch (k) {
+    case ConstraintKind::Spherical: return "spherical";
+    case ConstraintKind::Cylindrical: return "cylindrical";
+    case ConstraintKind::PseudoArclength: return "pseudo-arclength";
+    case ConstraintKind::LoadControl: return "load";
+    case ConstraintKind::DisplacementControl: return "displacement";
+  }
+  return "?";
+}
+
+std::optional<ConstraintKind> constraint_from_string(const std::string& s) {
+  for (ConstraintKind k : {ConstraintKind::Spherical, ConstraintKind::Cylindrical, ConstraintKind::PseudoArclength,
+                           ConstraintKind::LoadControl, ConstraintKind::DisplacementControl})
+    if (s == to_string(k)) return k;
+  return std::nullopt;
+}
+
+double Scaling::norm(const Vector& dq, double dl) const { return std::sqrt(dot(dq, dl, dq, dl)); }
+
+double Scaling::dot(const Vector& aq, double al, const Vector& bq, double bl) const {
+  return (w.array().square() * aq.array() * bq.array()).sum() + psi * psi * al * bl;
+}
+
+std::optional<double> Constraint::correction(const StepFrame& f, const Vector& dq, double dl, const Vector& a,
+                                             const Vector& b) const {
+  // Linearised constraint: c + c_q·(a + δλ b) + c_λ δλ = 0.
+  Vector c_q;
+  double c_l;
+  gradient(f, dq, dl, c_q, c_l);
+  const double c = value(f, dq, dl);
+  const double den = c_q.dot(b) + c_l;
+  if (den == 0.0 || !std::isfinite(den)) return std::nullopt;
+  return -(c + c_q.dot(a)) / den;
+}
+
+std::optional<double> Constraint::predictor_length(const StepFrame& f) const {
+  // For constraints linear in the increment: c(α t) = c(0) + α ∇c·t = 0.
+  Vector c_q;
+  double c_l;
+  const Vector zero = Vector::Zero(f.tq.size());
+  gradient(f, zero, 0.0, c_q, c_l);
+  const double den = c_q.dot(f.tq) + c_l * f.tl;
+  if (den == 0.0 || !std::isfinite(den)) return std::nullopt;
+  const double alpha = -value(f, zero, 0.0) / den;
+  if (!(alpha > 0.0)) return std::nullopt;
+  return alpha;
+}
+
+namespace {
+
+// Spherical (ψ used) and cylindrical (ψ = 0) constraints, eqs. (2.1)–(2.2).
+class QuadraticConstraint final : public Constraint {
+ public:
+  explicit QuadraticConstraint(bool with_load) : with_load_(with_load) {}
+  ConstraintKind kind() const override {
+    return with_load_ ? ConstraintKind::Spherical : ConstraintKind::Cylindrical;
+  }
+  double psi2(const StepFrame& f) const { return with_load_ ? f.scaling->psi * f.scaling->psi : 0.0; }
+
+  double value(const StepFrame& f, const Vector& dq, double dl) const override {
+    return (f.scaling->w.array() * dq.array()).matrix().squaredNorm() + psi2(f) * dl * dl - f.ds * f.ds;
+  }
+  void gradient(const StepFrame& f, const Vector& dq, double dl, Vector& c_q, double& c_l) const override {
+    c_q = 2.0 * (f.scaling->w.array().square() * dq.array()).matrix();
+    c_l = 2.0 * psi2(f) * dl;
+  }
+  std::optional<double> correction(const StepFrame& f, const Vector& dq, double dl, const Vector& a,
+                                   const Vector& b) const override {
+    // ‖w⊙(Δq + a + δλ b)‖² + ψ²(Δλ + δλ)² = Δs²  →  a₁ δλ² + a₂ δλ + a₃ = 0.
+    const Eigen::ArrayXd& w = f.scaling->w.array();
+    const Eigen::ArrayXd u = w * (dq + a).array();
+    const Eigen::ArrayXd wb = w * b.array();
+    const double p2 = psi2(f);
+    const double a1 = (wb * wb).sum() + p2;
+    const double a2 = 2.0 * ((u * wb).sum() + p2 * dl);
+    const double a3 = (u * u).sum() + p2 * dl * dl - f.ds * f.ds;
+    if (a1 <= 0.0) return std::nullopt;
+    const double disc = a2 * a2 - 4.0 * a1 * a3;
+    if (disc < 0.0 || !std::isfinite(disc)) return std::nullopt;
+    const double sq = std::sqrt(disc);
+    // Stable roots of the quadratic.
+    const double qq = -0.5 * (a2 + std::copysign(sq, a2));
+    double r1 = qq / a1;
+    double r2 = qq != 0.0 ? a3 / qq : r1;
+    // The root whose new increment is closest in direction to the current one.
+    auto alignment = [&](double dlam) {
+      return f.scaling->dot(dq + a + dlam * b, dl + dlam, dq, dl);
+    };
+    return alignment(r1) >= alignment(r2) ? r1 : r2;
+  }
+  std::optional<double> predictor_length(const StepFrame& f) const override {
+    const double n = with_load_ ? f.scaling->norm(f.tq, f.tl) : f.scaling->norm(f.tq, 0.0);
+    if (!(n > 0.0)) return std::nullopt;
+    return f.ds / n;
+  }
+
+ private:
+  bool with_load_;
+};
+
+class PseudoArclength final : public Constraint {
+ public:
+  ConstraintKind kind() const override { return ConstraintKind::PseudoArclength; }
+  double value(const StepFrame& f, const Vector& dq, double dl) const override {
+    return f.scaling->dot(f.tq, f.tl, dq, dl) - f.ds;
+  }
+  void gradient(const StepFrame& f, const Vector&, double, Vector& c_q, double& c_l) const override {
+    c_q = (f.scaling->w.array().square() * f.tq.array()).matrix();
+    c_l = f.scaling->psi * f.scaling->psi * f.tl;
+  }
+};
+
+class LoadControl final : public Constraint {
+ public:
+  ConstraintKind kind() const override { return ConstraintKind::LoadControl; }
+  double value(const StepFrame& f, const Vector&, double dl) const override {
+    return f.scaling->psi * dl - std::copysign(f.ds, f.tl);
+  }
+  void gradient(const StepFrame& f, const Vector& dq, double, Vector& c_q, double& c_l) const override {
+    c_q = Vector::Zero(dq.size());
+    c_l = f.scaling->psi;
+  }
+};
+
+class DisplacementControl final : public Constraint {
+ public:
+  ConstraintKind kind() const override { return ConstraintKind::DisplacementControl; }
+  static int dof(const StepFrame& f) {
+    if (f.control_dof < 0 || f.control_dof >= f.tq.size())
+      throw std::logic_error("displacement control needs a valid control degree of freedom");
+    return f.control_dof;
+  }
+  double value(const StepFrame& f, const Vector& dq, double) const override {
+    const int j = dof(f);
+    return f.scaling->w[j] * dq[j] - std::copysign(f.ds, f.tq[j]);
+  }
+  void gradient(const StepFrame& f, const Vector& dq, double, Vector& c_q, double& c_l) const override {
+    c_q = Vector::Zero(dq.size());
+    c_q[dof(f)] = f.scaling->w[dof(f)];
+    c_l = 0.0;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Constraint> make_constraint(ConstraintKind k) {
+  switch (k) {
+    case ConstraintKind::Spherical: return std::make_unique<QuadraticConstraint>(true);
+    case ConstraintKind::Cylindrical: return std::make_unique<QuadraticConstraint>(false);
+    case ConstraintKind::PseudoArclength: return std::make_unique<PseudoArclength>();
+    case ConstraintKind::LoadControl: return std::make_unique<LoadControl>();
+    case ConstraintKind::DisplacementControl: return std::make_unique<DisplacementControl>();
+  }
+  throw std::logic_error("make_constraint: unknown kind");
+}
+
+}  // namespace senda::continuation

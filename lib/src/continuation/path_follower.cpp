@@ -1,0 +1,355 @@
+#include "senda/continuation/path_follower.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+
+namespace senda::continuation {
+
+const char* to_string(Termination t) {
+  switch (t) {
+    case Termination::Running: return "running";
+    case Termination::Completed: return "completed";
+    case Termination::MaxSteps: return "max-steps";
+    case Termination::StepTooSmall: return "step-too-small";
+    case Termination::Diverged: return "diverged";
+    case Termination::Interrupted: return "interrupted";
+  }
+  return "?";
+}
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+bool finite(const Vector& v) { return v.allFinite(); }
+}  // namespace
+
+PathFollower::PathFollower(const Problem& problem, const Options& options)
+    : problem_(problem), options_(options), constraint_(make_constraint(options.constraint)) {
+  if (options_.constraint == ConstraintKind::DisplacementControl &&
+      (options_.control_dof < 0 || options_.control_dof >= problem.size()))
+    throw std::logic_error("PathFollower: displacement control needs control_dof in [0, n)");
+  K_ = problem_.tangent_pattern();
+  work_ = std::make_unique<linalg::SymmetricFactorization>(K_);
+  point_ = std::make_unique<linalg::SymmetricFactorization>(K_);
+}
+
+PathFollower::~PathFollower() = default;
+
+void PathFollower::finish(Termination t, std::string why) {
+  if (termination_ == Termination::Running) {
+    termination_ = t;
+    message_ = std::move(why);
+  }
+}
+
+void PathFollower::eval_residual(const Vector& q, double lambda, Vector& g) {
+  const auto t0 = Clock::now();
+  problem_.residual(q, lambda, g);
+  ++stats_.residual_evaluations;
+  stats_.assembly_seconds += seconds_since(t0);
+}
+
+double PathFollower::residual_scale(double lambda) const {
+  return std::max({load_norm_ * std::max(1.0, std::abs(lambda)), initial_unbalance_, 1e-300});
+}
+
+bool PathFollower::assemble_and_factor(linalg::SymmetricFactorization& f, const Vector& q, double lambda) {
+  const auto t0 = Clock::now();
+  problem_.tangent(q, lambda, K_);
+  ++stats_.tangent_assemblies;
+  stats_.assembly_seconds += seconds_since(t0);
+  return f.factorize(K_) == linalg::FactorStatus::Ok;
+}
+
+void PathFollower::load_vector(const Vector& q, double lambda, Vector& r) {
+  if (problem_.is_proportional() && r_.size() == problem_.size()) {
+    r = r_;
+    return;
+  }
+  const auto t0 = Clock::now();
+  problem_.dg_dlambda(q, lambda, r);
+  r = -r;
+  stats_.assembly_seconds += seconds_since(t0);
+}
+
+std::string PathFollower::singular_message(const linalg::SymmetricFactorization& f) const {
+  std::string m = std::string("tangent stiffness ") + linalg::to_string(f.status());
+  if (f.first_zero_pivot() >= 0) m += " (first zero pivot at " + problem_.dof_name(f.first_zero_pivot()) + ")";
+  return m;
+}
+
+void PathFollower::set_scaling(const Vector& v) {
+  const int n = problem_.size();
+  scaling_.w = Vector::Ones(n);
+  scaling_.psi = options_.psi;
+  if (!options_.auto_scale) return;
+  // Characteristic size of each kind of unknown: the norm of its block of v,
+  // so that ‖v‖_W = 1 and load and displacement weigh alike when ψ = 1.
+  std::map<DofKind, double> size2;
+  for (int i = 0; i < n; ++i) size2[problem_.dof_kind(i)] += v[i] * v[i];
+  double largest = 0.0;
+  for (auto& [kind, s2] : size2) largest = std::max(largest, std::sqrt(s2));
+  if (!(largest > 0.0) || !std::isfinite(largest)) return;
+  const double m = static_cast<double>(size2.size());
+  for (int i = 0; i < n; ++i) {
+    double s = std::sqrt(size2[problem_.dof_kind(i)]);
+    if (!(s > 1e-12 * largest)) s = largest;  // a kind the load does not move: neutral weight
+    scaling_.w[i] = 1.0 / (s * std::sqrt(m));
+  }
+}
+
+bool PathFollower::tangent_at(const Vector& q, double lambda, const Vector* orient_q, double orient_l) {
+  Vector r;
+  load_vector(q, lambda, r);
+  Vector v = point_->solve(r);
+  const double nrm = scaling_.norm(v, 1.0);
+  if (!std::isfinite(nrm) || nrm == 0.0) return false;
+  tq_ = v / nrm;
+  tl_ = 1.0 / nrm;
+  if (orient_q && scaling_.dot(tq_, tl_, *orient_q, orient_l) < 0.0) {
+    tq_ = -tq_;
+    tl_ = -tl_;
+  }
+  return true;
+}
+
+bool PathFollower::start(const Vector& q0, double lambda0) {
+  const int n = problem_.size();
+  if (q0.size() != n) throw std::logic_error("PathFollower::start: wrong size of q0");
+  Vector q = q0, g(n);
+  Vector r;
+  load_vector(q, lambda0, r);
+  if (problem_.is_proportional()) r_ = r;
+  load_norm_ = r.norm();
+  eval_residual(q, lambda0, g);
+  initial_unbalance_ = finite(g) ? g.norm() : 0.0;
+  // Newton at fixed λ₀.
+  int it = 0;
+  for (;; ++it) {
+    eval_residual(q, lambda0, g);
+    if (!finite(g)) {
+      finish(Termination::Diverged, "residual not finite at the start point");
+      return false;
+    }
+    if (g.norm() <= options_.residual_tolerance * residual_scale(lambda0)) break;
+    if (it == options_.max_iterations) {
+      finish(Termination::Diverged, "no equilibrium found at the start load factor");
+      return false;
+    }
+    if (!assemble_and_factor(*point_, q, lambda0)) {
+      finish(Termination::Diverged, singular_message(*point_) + " at the start point");
+      return false;
+    }
+    q += point_->solve(-g);
+    ++stats_.newton_iterations;
+  }
+  if (!assemble_and_factor(*point_, q, lambda0)) {
+    finish(Termination::Diverged, singular_message(*point_) + " at the start point");
+    return false;
+  }
+  load_vector(q, lambda0, r);
+  const Vector v = point_->solve(r);
+  if (!finite(v)) {
+    finish(Termination::Diverged, "tangent not finite at the start point");
+    return false;
+  }
+  set_scaling(v);
+  const Vector zero = Vector::Zero(n);
+  if (!tangent_at(q, lambda0, &zero, options_.direction >= 0 ? 1.0 : -1.0)) {
+    finish(Termination::Diverged, "the load does not move the structure (zero tangent)");
+    return false;
+  }
+  ds0_ = std::abs(options_.initial_load_increment) * scaling_.norm(v, 1.0);
+  ds_ = ds0_;
+  ds_min_ = options_.min_step_ratio * ds0_;
+  ds_max_ = options_.max_step_ratio * ds0_;
+  current_ = PathPoint{};
+  current_.q = q;
+  current_.lambda = lambda0;
+  current_.iterations = it;
+  current_.residual = g.norm();
+  current_.det_sign = point_->det_sign();
+  current_.negative_pivots = point_->negative_pivots();
+  previous_ = current_;
+  return true;
+}
+
+bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& tq, double tl, double ds,
+                               const std::optional<Scaling>& scaling) {
+  const int n = problem_.size();
+  Vector g(n), r;
+  load_vector(q0, lambda0, r);
+  if (problem_.is_proportional()) r_ = r;
+  load_norm_ = r.norm();
+  initial_unbalance_ = 0.0;
+  if (!assemble_and_factor(*point_, q0, lambda0)) {
+    // A bifurcation point itself is singular; the step only needs the given direction.
+  }
+  if (scaling) {
+    scaling_ = *scaling;
+  } else {
+    scaling_.w = Vector::Ones(n);
+    scaling_.psi = options_.psi;
+  }
+  const double nrm = scaling_.norm(tq, tl);
+  if (!(nrm > 0.0)) {
+    finish(Termination::Diverged, "zero start direction");
+    return false;
+  }
+  tq_ = tq / nrm;
+  tl_ = tl / nrm;
+  ds0_ = ds;
+  ds_ = ds;
+  ds_min_ = options_.min_step_ratio * ds0_;
+  ds_max_ = options_.max_step_ratio * ds0_;
+  eval_residual(q0, lambda0, g);
+  current_ = PathPoint{};
+  current_.q = q0;
+  current_.lambda = lambda0;
+  current_.residual = g.norm();
+  current_.det_sign = point_->det_sign();
+  current_.negative_pivots = point_->negative_pivots();
+  previous_ = current_;
+  return true;
+}
+
+bool PathFollower::correct(Vector& q, double& lambda, const StepFrame& frame, const Vector& q_start,
+                           double lambda_start, int& iterations, double& residual, std::string& why) {
+  const int n = problem_.size();
+  Vector g(n), r(n);
+  Eigen::MatrixXd rhs(n, 2), sol;
+  double increment = INFINITY;
+  for (int it = 0;; ++it) {
+    eval_residual(q, lambda, g);
+    if (!finite(g)) {
+      why = "residual not finite";
+      return false;
+    }
+    residual = g.norm();
+    if (it > 0 && residual <= options_.residual_tolerance * residual_scale(lambda) &&
+        increment <= options_.increment_tolerance * std::max(frame.ds, 1e-300)) {
+      iterations = it;
+      return true;
+    }
+    if (it == options_.max_iterations) {
+      why = "no convergence in " + std::to_string(it) + " iterations";
+      return false;
+    }
+    if (!assemble_and_factor(*work_, q, lambda)) {
+      why = singular_message(*work_);
+      return false;
+    }
+    load_vector(q, lambda, r);
+    rhs.col(0) = -g;
+    rhs.col(1) = r;
+    work_->solve(rhs, sol);
+    const Vector dq = q - q_start;
+    const double dl = lambda - lambda_start;
+    const std::optional<double> dlam = constraint_->correction(frame, dq, dl, sol.col(0), sol.col(1));
+    if (!dlam || !std::isfinite(*dlam)) {
+      why = "constraint has no real solution (complex roots)";
+      return false;
+    }
+    const Vector delta = sol.col(0) + *dlam * sol.col(1);
+    q += delta;
+    lambda += *dlam;
+    increment = scaling_.norm(delta, *dlam);
+    ++stats_.newton_iterations;
+  }
+}
+
+bool PathFollower::advance() {
+  if (done()) return false;
+  crossing_.reset();
+  for (;;) {
+    StepFrame frame{&scaling_, ds_, tq_, tl_, options_.control_dof};
+    const std::optional<double> alpha = constraint_->predictor_length(frame);
+    if (!alpha || !std::isfinite(*alpha)) {
+      finish(Termination::Diverged, std::string("the ") + to_string(options_.constraint) +
+                                        " constraint cannot be satisfied along the tangent (a limit point?)");
+      return false;
+    }
+    Vector q = current_.q + *alpha * tq_;
+    double lambda = current_.lambda + *alpha * tl_;
+    int iterations = 0;
+    double residual = 0.0;
+    std::string why;
+    bool ok = correct(q, lambda, frame, current_.q, current_.lambda, iterations, residual, why);
+    if (ok && !assemble_and_factor(*work_, q, lambda)) {
+      ok = false;
+      why = singular_message(*work_) + " at the new point";
+    }
+    if (ok) {
+      std::swap(work_, point_);
+      const Vector secant_q = q - current_.q;
+      const double secant_l = lambda - current_.lambda;
+      if (!tangent_at(q, lambda, &secant_q, secant_l)) {
+        std::swap(work_, point_);
+        ok = false;
+        why = "tangent not finite at the new point";
+      }
+    }
+    if (!ok) {
+      ++stats_.failed_steps;
+      ds_ *= 0.5;
+      if (ds_ < ds_min_) {
+        finish(Termination::StepTooSmall, "step length below its minimum after: " + why);
+        return false;
+      }
+      continue;
+    }
+    previous_ = std::move(current_);
+    current_ = PathPoint{};
+    current_.index = previous_.index + 1;
+    current_.q = std::move(q);
+    current_.lambda = lambda;
+    current_.iterations = iterations;
+    current_.residual = residual;
+    current_.step_length = ds_;
+    current_.det_sign = point_->det_sign();
+    current_.negative_pivots = point_->negative_pivots();
+    ++stats_.steps;
+    if (current_.det_sign != previous_.det_sign || current_.negative_pivots != previous_.negative_pivots) {
+      Crossing c;
+      c.point_before = previous_.index;
+      c.point_after = current_.index;
+      c.lambda_before = previous_.lambda;
+      c.lambda_after = current_.lambda;
+      c.negative_pivots_before = previous_.negative_pivots;
+      c.negative_pivots_after = current_.negative_pivots;
+      c.det_sign_changed = current_.det_sign != previous_.det_sign;
+      crossing_ = c;
+    }
+    // Step control, eq. (2.8).
+    const double ratio = std::sqrt(static_cast<double>(options_.target_iterations) / std::max(1, iterations));
+    ds_ = std::clamp(ds_ * ratio, ds_ / options_.max_step_growth, ds_ * options_.max_step_growth);
+    ds_ = std::clamp(ds_, ds_min_, ds_max_);
+    // Stop criteria.
+    if (current_.lambda > options_.lambda_max || current_.lambda < options_.lambda_min)
+      finish(Termination::Completed, "load factor left [lambda_min, lambda_max]");
+    else if (options_.monitor_dof >= 0 && std::abs(current_.q[options_.monitor_dof]) > options_.max_displacement)
+      finish(Termination::Completed, "displacement limit reached");
+    else if (options_.stop_at_zero_load && previous_.index > 0 &&
+             ((previous_.lambda > 0 && current_.lambda <= 0) || (previous_.lambda < 0 && current_.lambda >= 0)))
+      finish(Termination::Completed, "load factor returned to zero");
+    else if (current_.index >= options_.max_steps)
+      finish(Termination::MaxSteps, "maximum number of steps reached");
+    return true;
+  }
+}
+
+}  // namespace senda::continuation
+
+namespace senda::continuation {
+linalg::FactorStats PathFollower::factor_stats() const {
+  linalg::FactorStats s = work_->stats();
+  const linalg::FactorStats& p = point_->stats();
+  s.factorizations += p.factorizations;
+  s.solves += p.solves;
+  s.factorize_seconds += p.factorize_seconds;
+  s.solve_seconds += p.solve_seconds;
+  return s;
+}
+}  // namespace senda::continuation

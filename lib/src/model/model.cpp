@@ -1,0 +1,221 @@
+#include "senda/model/model.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace senda::model {
+
+const char* to_string(Component c) {
+  switch (c) {
+    case Component::Ux: return "ux";
+    case Component::Uy: return "uy";
+    case Component::Uz: return "uz";
+    case Component::Rx: return "rx";
+    case Component::Ry: return "ry";
+    case Component::Rz: return "rz";
+  }
+  return "?";
+}
+
+Model::Model(int dim) : dim_(dim) {
+  if (dim != 2 && dim != 3) throw std::logic_error("senda::model::Model: dim must be 2 or 3");
+}
+
+void Model::check_mutable() const {
+  if (finalized_) throw std::logic_error("senda::model::Model: modified after finalize()");
+}
+
+void Model::check_node(int node) const {
+  if (node < 0 || node >= node_count())
+    throw std::logic_error("senda::model::Model: node index " + std::to_string(node) + " out of range");
+}
+
+int Model::add_node(int id, const Eigen::Vector3d& x) {
+  check_mutable();
+  Node n;
+  n.id = id;
+  n.x = x;
+  if (dim_ == 2) n.x.z() = 0.0;
+  nodes_.push_back(n);
+  return node_count() - 1;
+}
+
+void Model::add_element(std::unique_ptr<Element> e) {
+  check_mutable();
+  for (const DofRef& d : e->dofs()) check_node(d.node);
+  elements_.push_back(std::move(e));
+}
+
+void Model::fix(int node, Component c) {
+  check_mutable();
+  check_node(node);
+  nodes_[node].fixed[static_cast<int>(c)] = true;
+}
+
+void Model::add_load(int node, Component c, double value) {
+  check_mutable();
+  check_node(node);
+  loads_.push_back({node, c, value});
+}
+
+void Model::add_dead_load(int node, Component c, double value) {
+  check_mutable();
+  check_node(node);
+  dead_loads_.push_back({node, c, value});
+}
+
+void Model::finalize() {
+  check_mutable();
+  if (elements_.empty()) throw ModelError("the model has no elements");
+  for (const auto& e : elements_)
+    for (const DofRef& d : e->dofs()) nodes_[d.node].used[static_cast<int>(d.component)] = true;
+  for (const Node& n : nodes_) {
+    bool any = false;
+    for (bool u : n.used) any = any || u;
+    if (!any) throw ModelError("node " + std::to_string(n.id) + " is not connected to any element");
+  }
+  // Equation numbering: node by node, component by component.
+  neq_ = 0;
+  eq_dof_.clear();
+  for (int i = 0; i < node_count(); ++i) {
+    Node& n = nodes_[i];
+    for (int c = 0; c < kComponents; ++c) {
+      if (n.used[c] && !n.fixed[c]) {
+        n.eq[c] = neq_++;
+        eq_dof_.emplace_back(i, static_cast<Component>(c));
+      }
+    }
+  }
+  if (neq_ == 0) throw ModelError("every degree of freedom is fixed: nothing to solve");
+
+  auto load_vector = [&](const std::vector<LoadEntry>& entries, const char* what) {
+    Vector v = Vector::Zero(neq_);
+    for (const LoadEntry& l : entries) {
+      const Node& n = nodes_[l.node];
+      const int c = static_cast<int>(l.c);
+      if (!n.used[c])
+        throw ModelError(std::string(what) + " on node " + std::to_string(n.id) + " " + to_string(l.c) +
+                         ": no element uses that degree of freedom");
+      if (n.eq[c] >= 0) v[n.eq[c]] += l.value;  // a load on a support is a reaction: ignored
+    }
+    return v;
+  };
+  r_ = load_vector(loads_, "load");
+  d_ = load_vector(dead_loads_, "dead load");
+
+  // Sparsity pattern, both triangles.
+  std::vector<Eigen::Triplet<double>> trip;
+  element_eq_.assign(elements_.size(), {});
+  for (std::size_t e = 0; e < elements_.size(); ++e) {
+    auto& eqs = element_eq_[e];
+    for (const DofRef& d : elements_[e]->dofs()) eqs.push_back(nodes_[d.node].eq[static_cast<int>(d.component)]);
+    for (int a : eqs)
+      for (int b : eqs)
+        if (a >= 0 && b >= 0) trip.emplace_back(a, b, 1.0);
+  }
+  for (int i = 0; i < neq_; ++i) trip.emplace_back(i, i, 0.0);  // the diagonal always exists
+  pattern_.resize(neq_, neq_);
+  pattern_.setFromTriplets(trip.begin(), trip.end());
+  pattern_.makeCompressed();
+
+  // Position of every (a, b) pair of each element in the value array.
+  const int* outer = pattern_.outerIndexPtr();
+  const int* inner = pattern_.innerIndexPtr();
+  element_slot_.assign(elements_.size(), {});
+  for (std::size_t e = 0; e < elements_.size(); ++e) {
+    const auto& eqs = element_eq_[e];
+    const int m = static_cast<int>(eqs.size());
+    auto& slot = element_slot_[e];
+    slot.assign(static_cast<std::size_t>(m) * m, -1);
+    for (int b = 0; b < m; ++b) {
+      if (eqs[b] < 0) continue;
+      const int* first = inner + outer[eqs[b]];
+      const int* last = inner + outer[eqs[b] + 1];
+      for (int a = 0; a < m; ++a) {
+        if (eqs[a] < 0) continue;
+        const int* pos = std::lower_bound(first, last, eqs[a]);
+        slot[static_cast<std::size_t>(b) * m + a] = static_cast<int>(pos - inner);
+      }
+    }
+  }
+  finalized_ = true;
+}
+
+int Model::equation(int node, Component c) const {
+  check_node(node);
+  return nodes_[node].eq[static_cast<int>(c)];
+}
+
+double Model::displacement(const Vector& q, int node, Component c) const {
+  const int eq = equation(node, c);
+  return eq >= 0 ? q[eq] : 0.0;
+}
+
+void Model::gather(int e, const Vector& q, Eigen::VectorXd& u_e) const {
+  const auto& eqs = element_eq_[e];
+  u_e.resize(static_cast<Eigen::Index>(eqs.size()));
+  for (std::size_t a = 0; a < eqs.size(); ++a) u_e[a] = eqs[a] >= 0 ? q[eqs[a]] : 0.0;
+}
+
+void Model::internal_force(const Vector& q, Vector& f) const {
+  if (!finalized_) throw std::logic_error("senda::model::Model: finalize() not called");
+  f.setZero(neq_);
+  Eigen::VectorXd u_e, f_e;
+  for (int e = 0; e < element_count(); ++e) {
+    gather(e, q, u_e);
+    f_e.resize(u_e.size());
+    elements_[e]->compute(u_e, &f_e, nullptr);
+    const auto& eqs = element_eq_[e];
+    for (std::size_t a = 0; a < eqs.size(); ++a)
+      if (eqs[a] >= 0) f[eqs[a]] += f_e[a];
+  }
+}
+
+double Model::energy(const Vector& q) const {
+  double W = 0.0;
+  Eigen::VectorXd u_e;
+  for (int e = 0; e < element_count(); ++e) {
+    gather(e, q, u_e);
+    W += elements_[e]->energy(u_e);
+  }
+  return W;
+}
+
+void Model::residual(const Vector& q, double lambda, Vector& g) const {
+  internal_force(q, g);
+  g -= lambda * r_ + d_;
+}
+
+void Model::tangent(const Vector& q, double /*lambda*/, SparseMatrix& K) const {
+  if (!finalized_) throw std::logic_error("senda::model::Model: finalize() not called");
+  if (K.nonZeros() != pattern_.nonZeros() || K.rows() != neq_) K = pattern_;
+  double* values = K.valuePtr();
+  std::fill(values, values + K.nonZeros(), 0.0);
+  Eigen::VectorXd u_e;
+  Eigen::MatrixXd K_e;
+  for (int e = 0; e < element_count(); ++e) {
+    gather(e, q, u_e);
+    K_e.resize(u_e.size(), u_e.size());
+    elements_[e]->compute(u_e, nullptr, &K_e);
+    const auto& slot = element_slot_[e];
+    const Eigen::Index m = u_e.size();
+    for (Eigen::Index b = 0; b < m; ++b)
+      for (Eigen::Index a = 0; a < m; ++a) {
+        const int s = slot[static_cast<std::size_t>(b * m + a)];
+        if (s >= 0) values[s] += K_e(a, b);
+      }
+  }
+}
+
+void Model::dg_dlambda(const Vector& /*q*/, double /*lambda*/, Vector& out) const { out = -r_; }
+
+DofKind Model::dof_kind(int i) const {
+  const Component c = eq_dof_[i].second;
+  return static_cast<int>(c) < 3 ? DofKind::Translation : DofKind::Rotation;
+}
+
+std::string Model::dof_name(int i) const {
+  return "node " + std::to_string(nodes_[eq_dof_[i].first].id) + " " + to_string(eq_dof_[i].second);
+}
+
+}  // namespace senda::model

@@ -1,0 +1,17 @@
+#include "senda/model/problem.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace senda {
+
+void Problem::dg_dlambda(const Vector& q, double lambda, Vector& out) const {
+  // Central differences: error O(ε²); ε balances it against round-off (cbrt(eps)).
+  const double eps = 6.0e-6 * std::max(1.0, std::abs(lambda));
+  Vector gp(size()), gm(size());
+  residual(q, lambda + eps, gp);
+  residual(q, lambda - eps, gm);
+  out = (gp - gm) / (2.0 * eps);
+}
+
+}  // namespace senda

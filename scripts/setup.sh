@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Senda needs (when run as root), then configures
+# and builds Senda in Release into ./build. Used by scripts/run-example.sh and
+# scripts/test.sh; safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake libeigen3-dev libsuitesparse-dev libboost-program-options-dev
+          libfmt-dev catch2 nlohmann-json3-dev gnuplot-nox libspectra-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  else
+    echo "setup: these Debian packages are missing: ${missing[*]}" >&2
+    echo "setup: install them with: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@"
+cmake --build build -j"$jobs"
