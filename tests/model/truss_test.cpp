@@ -1,0 +1,182 @@
+// TrussBar: energy / force / tangent triad for every strain measure, 2D and 3D,
+// at seeded random large deformations; rigid motions; axial force closed forms.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <Eigen/Geometry>
+#include <random>
+
+#include "model/derivative_checks.hpp"
+#include "senda/model/truss.hpp"
+
+using namespace senda::model;
+using senda::testing::fd_gradient;
+using senda::testing::fd_jacobian;
+using senda::testing::taylor_remainder;
+
+namespace {
+
+const StrainMeasure kMeasures[] = {StrainMeasure::GreenLagrange, StrainMeasure::Engineering,
+                                   StrainMeasure::Logarithmic};
+
+Eigen::VectorXd force(const TrussBar& bar, const Eigen::VectorXd& u) {
+  Eigen::VectorXd f(u.size());
+  bar.compute(u, &f, nullptr);
+  return f;
+}
+Eigen::MatrixXd tangent(const TrussBar& bar, const Eigen::VectorXd& u) {
+  Eigen::MatrixXd K(u.size(), u.size());
+  bar.compute(u, nullptr, &K);
+  return K;
+}
+
+// A bar with a skew reference direction (no axis alignment hides a wrong term).
+Eigen::Vector3d end_a() { return {0.3, -0.2, 0.0}; }
+Eigen::Vector3d end_b(int dim) { return {1.1, 0.5, dim == 3 ? -0.7 : 0.0}; }
+TrussBar make_bar(int dim, StrainMeasure m, double EA = 2.5) { return TrussBar(1, dim, 0, 1, end_a(), end_b(dim), EA, m); }
+
+// Random displacement of both nodes of up to 40 % of l₀ per component, so the
+// stretch covers compression and tension well outside the linear range; stretches
+// below 0.4 are rejected (the logarithmic measure is singular at l = 0).
+Eigen::VectorXd random_large_displacement(const TrussBar& bar, int dim, std::mt19937& rng) {
+  std::uniform_real_distribution<double> U(-0.4, 0.4);
+  for (;;) {
+    Eigen::VectorXd u(2 * dim);
+    for (int i = 0; i < 2 * dim; ++i) u[i] = U(rng) * bar.reference_length();
+    Eigen::Vector3d d = end_b(dim) - end_a();
+    for (int c = 0; c < dim; ++c) d[c] += u[dim + c] - u[c];
+    const double stretch = d.norm() / bar.reference_length();
+    if (stretch > 0.4) return u;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("truss bar: force and tangent are the derivatives of the energy", "[model][truss]") {
+  std::mt19937 rng(20261201);
+  for (int dim : {2, 3}) {
+    for (StrainMeasure m : kMeasures) {
+      SECTION(std::string(to_string(m)) + " " + std::to_string(dim) + "D") {
+        const TrussBar bar = make_bar(dim, m);
+        const double l0 = bar.reference_length();
+        for (int sample = 0; sample < 20; ++sample) {
+          const Eigen::VectorXd u = random_large_displacement(bar, dim, rng);
+          INFO("sample " << sample << " u = " << u.transpose());
+          const Eigen::VectorXd f = force(bar, u);
+          const Eigen::MatrixXd K = tangent(bar, u);
+
+          // (a) f = ∂W/∂u. Central differences with ε = 6e-6·l₀ have truncation and
+          // round-off errors ≈ 1e-10 relative; 1e-7 leaves a margin while any wrong
+          // term in f (an O(1) relative error) fails by orders of magnitude.
+          const Eigen::VectorXd f_fd = fd_gradient([&](const Eigen::VectorXd& v) { return bar.energy(v); }, u, l0);
+          CHECK((f - f_fd).norm() <= 1e-7 * (f.norm() + 2.5));
+
+          // (b) K = ∂f/∂u, same tolerance argument.
+          const Eigen::MatrixXd K_fd = fd_jacobian([&](const Eigen::VectorXd& v) { return force(bar, v); }, u, l0);
+          CHECK((K - K_fd).norm() <= 1e-7 * (K.norm() + 2.5 / l0));
+          CHECK((K - K.transpose()).norm() <= 1e-15 * K.norm());  // symmetric up to the order of products
+
+          // (c) Taylor remainder of f along a random direction of size 0.1 l₀.
+          Eigen::VectorXd h = Eigen::VectorXd::NullaryExpr(2 * dim, [&] { return std::normal_distribution<>()(rng); });
+          h *= 0.1 * l0 / h.norm();
+          const auto t = taylor_remainder([&](const Eigen::VectorXd& v) { return force(bar, v); }, K, u, h);
+          int measured = 0;
+          for (std::size_t k = 0; k < t.slope.size(); ++k) {
+            INFO("eps " << t.eps[k] << " remainder " << t.remainder[k] << " -> " << t.remainder[k + 1]
+                        << " slope " << t.slope[k]);
+            if (!t.above_roundoff[k]) continue;
+            ++measured;
+            CHECK(t.slope[k] >= 1.9);
+            CHECK(t.slope[k] <= 2.1);
+          }
+          // ε from 1e-1 down to at least 1e-4 is above round-off (r(1e-4) ≈ 1e-10·‖f''‖).
+          CHECK(measured >= 3);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("truss bar: a wrong tangent is caught by the Taylor test", "[model][truss]") {
+  // Guard on the test itself: perturbing K by 1 % makes r(ε) = O(ε), slope ≈ 1.
+  std::mt19937 rng(7);
+  const TrussBar bar = make_bar(3, StrainMeasure::Logarithmic);
+  const Eigen::VectorXd u = random_large_displacement(bar, 3, rng);
+  Eigen::MatrixXd K = tangent(bar, u);
+  K(0, 0) *= 1.01;
+  Eigen::VectorXd h = Eigen::VectorXd::Constant(6, 0.05);
+  h[2] = -0.07;
+  const auto t = taylor_remainder([&](const Eigen::VectorXd& v) { return force(bar, v); }, K, u, h);
+  CHECK(t.slope.back() < 1.1);
+}
+
+TEST_CASE("truss bar: rigid motions are stress-free", "[model][truss]") {
+  // x = R X + c keeps every length: N = 0 and f = 0 for every measure. Only the
+  // rounding of l (a few ulps of l₀) remains, so |N| ≤ 1e-13 EA.
+  const double EA = 3.0;
+  const double angle = 0.9;  // a finite rotation, not an infinitesimal one
+  for (int dim : {2, 3}) {
+    for (StrainMeasure m : kMeasures) {
+      INFO(to_string(m) << " " << dim << "D");
+      const TrussBar bar = make_bar(dim, m, EA);
+      const Eigen::Vector3d xa = end_a(), xb = end_b(dim);
+      const Eigen::Matrix3d R =
+          dim == 3 ? Eigen::AngleAxisd(angle, Eigen::Vector3d(1, 2, 3).normalized()).toRotationMatrix()
+                   : Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+      const Eigen::Vector3d c(0.4, -1.3, dim == 3 ? 0.8 : 0.0);
+      Eigen::VectorXd u(2 * dim);
+      const Eigen::Vector3d ua = R * xa + c - xa, ub = R * xb + c - xb;
+      for (int k = 0; k < dim; ++k) {
+        u[k] = ua[k];
+        u[dim + k] = ub[k];
+      }
+      CHECK(std::abs(bar.axial_force(u)) <= 1e-13 * EA);
+      CHECK(force(bar, u).norm() <= 1e-13 * EA);
+      CHECK(std::abs(bar.energy(u)) <= 1e-26 * EA * bar.reference_length());
+    }
+  }
+}
+
+TEST_CASE("truss bar: axial force of each measure against its closed form", "[model][truss]") {
+  // Stretch the bar along its axis to λ₁ = l/l₀ and compare N with
+  //   Green–Lagrange N = EA ε λ₁, ε = (λ₁² − 1)/2
+  //   engineering    N = EA (λ₁ − 1)
+  //   Hencky         N = EA ln(λ₁) / λ₁
+  // Both sides are a few flops: agreement to 1e-14 relative.
+  const double EA = 7.0;
+  for (int dim : {2, 3}) {
+    for (double stretch : {0.5, 0.9, 1.0, 1.3, 2.0}) {
+      for (StrainMeasure m : kMeasures) {
+        const TrussBar bar = make_bar(dim, m, EA);
+        const Eigen::Vector3d xa = end_a(), xb = end_b(dim);
+        const Eigen::Vector3d ub = (stretch - 1.0) * (xb - xa);
+        Eigen::VectorXd u = Eigen::VectorXd::Zero(2 * dim);
+        for (int k = 0; k < dim; ++k) u[dim + k] = ub[k];
+        double expected = 0;
+        switch (m) {
+          case StrainMeasure::GreenLagrange: expected = EA * 0.5 * (stretch * stretch - 1.0) * stretch; break;
+          case StrainMeasure::Engineering: expected = EA * (stretch - 1.0); break;
+          case StrainMeasure::Logarithmic: expected = EA * std::log(stretch) / stretch; break;
+        }
+        INFO(to_string(m) << " " << dim << "D stretch " << stretch);
+        CHECK(std::abs(bar.axial_force(u) - expected) <= 1e-14 * EA + 1e-13 * std::abs(expected));
+        // The force on node b points along the bar with magnitude N.
+        const Eigen::VectorXd f = force(bar, u);
+        CHECK(std::abs(f.tail(dim).norm() - std::abs(expected)) <= 1e-13 * EA);
+        // Bar energy A₀l₀·½E ε² of the measure.
+        double eps = 0;
+        switch (m) {
+          case StrainMeasure::GreenLagrange: eps = 0.5 * (stretch * stretch - 1.0); break;
+          case StrainMeasure::Engineering: eps = stretch - 1.0; break;
+          case StrainMeasure::Logarithmic: eps = std::log(stretch); break;
+        }
+        CHECK(std::abs(bar.energy(u) - 0.5 * EA * bar.reference_length() * eps * eps) <=
+              1e-13 * EA * bar.reference_length());
+      }
+    }
+  }
+}
+
+TEST_CASE("truss bar: zero length is rejected", "[model][truss]") {
+  const Eigen::Vector3d x(1, 2, 3);
+  CHECK_THROWS_AS(TrussBar(1, 3, 0, 1, x, x, 1.0, StrainMeasure::Engineering), std::invalid_argument);
+}
