@@ -1,1 +1,374 @@
-// placeholder
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+#include <Eigen/QR>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "senda/critical/critical_point.hpp"
+
+namespace senda::critical {
+
+const char* to_string(DetectTest t) {
+  switch (t) {
+    case DetectTest::Det: return "det";
+    case DetectTest::Inertia: return "inertia";
+    case DetectTest::Both: return "both";
+  }
+  return "?";
+}
+
+std::optional<DetectTest> detect_test_from_string(const std::string& s) {
+  for (DetectTest t : {DetectTest::Det, DetectTest::Inertia, DetectTest::Both})
+    if (s == to_string(t)) return t;
+  return std::nullopt;
+}
+
+const char* to_string(CriticalKind k) {
+  switch (k) {
+    case CriticalKind::Limit: return "limit";
+    case CriticalKind::Bifurcation: return "bifurcation";
+    case CriticalKind::Multiple: return "multiple";
+  }
+  return "?";
+}
+
+bool detected(const continuation::Crossing& c, DetectTest test) {
+  const bool inertia = c.negative_pivots_before != c.negative_pivots_after;
+  switch (test) {
+    case DetectTest::Det: return c.det_sign_changed;
+    case DetectTest::Inertia: return inertia;
+    case DetectTest::Both: return inertia || c.det_sign_changed;
+  }
+  return false;
+}
+
+Vector tangent_derivative_fd(const Problem& problem, const Vector& q, double lambda, const Vector& a,
+                             const Vector& b, const SparseMatrix& K0, SparseMatrix& Kwork) {
+  const double na = a.norm();
+  if (na == 0.0) return Vector::Zero(q.size());
+  const double eps = std::sqrt(std::numeric_limits<double>::epsilon()) * (1.0 + q.norm()) / na;
+  problem.tangent(q + eps * a, lambda, Kwork);
+  return (Kwork * b - K0 * b) / eps;
+}
+
+namespace {
+
+int diagonal_slot(const SparseMatrix& K, int i) {
+  const int* inner = K.innerIndexPtr();
+  const int* first = inner + K.outerIndexPtr()[i];
+  const int* last = inner + K.outerIndexPtr()[i + 1];
+  const int* pos = std::lower_bound(first, last, i);
+  if (pos == last || *pos != i) throw std::logic_error("tangent pattern lacks a diagonal entry");
+  return static_cast<int>(pos - inner);
+}
+
+// Deterministic start vectors with no special symmetry, so that none is
+// orthogonal to a symmetric or antisymmetric buckling mode.
+Eigen::MatrixXd start_block(int n, int m) {
+  Eigen::MatrixXd X(n, m);
+  for (int k = 0; k < m; ++k)
+    for (int j = 0; j < n; ++j) X(j, k) = std::sin(1.0 + 2.3 * j + 0.9 * k * k + 1.7 * k * j);
+  return X;
+}
+
+// The m eigenpairs of K nearest zero, by block inverse iteration with a
+// Rayleigh–Ritz step (values ascending in |μ|, vectors orthonormal).
+struct Eigenpairs {
+  Eigen::VectorXd mu;
+  Eigen::MatrixXd x;
+};
+Eigenpairs nearest_eigenpairs(const linalg::SymmetricFactorization& f, const SparseMatrix& K, int m,
+                              int iterations) {
+  const int n = static_cast<int>(K.rows());
+  Eigen::MatrixXd X = start_block(n, m), Y;
+  for (int k = 0; k < iterations; ++k) {
+    f.solve(X, Y);
+    Eigen::HouseholderQR<Eigen::MatrixXd> qr(Y);
+    X = qr.householderQ() * Eigen::MatrixXd::Identity(n, m);
+  }
+  const Eigen::MatrixXd T = X.transpose() * (K * X);
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (T + T.transpose()));
+  std::vector<int> order(m);
+  for (int k = 0; k < m; ++k) order[k] = k;
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return std::abs(es.eigenvalues()[a]) < std::abs(es.eigenvalues()[b]); });
+  Eigenpairs e;
+  e.mu.resize(m);
+  e.x.resize(n, m);
+  for (int k = 0; k < m; ++k) {
+    e.mu[k] = es.eigenvalues()[order[k]];
+    e.x.col(k) = X * es.eigenvectors().col(order[k]);
+  }
+  return e;
+}
+
+double mean_abs_diagonal(const SparseMatrix& K) {
+  double s = 0.0;
+  for (int j = 0; j < K.cols(); ++j) s += std::abs(K.coeff(j, j));
+  return s / std::max<Eigen::Index>(1, K.cols());
+}
+
+}  // namespace
+
+CriticalPoint locate(const Problem& problem, const continuation::PathPoint& before,
+                     const continuation::PathPoint& after, const linalg::SymmetricFactorization& factor_after,
+                     const LocateOptions& options) {
+  const int n = problem.size();
+  CriticalPoint cp;
+  cp.point_before = before.index;
+  cp.point_after = after.index;
+  cp.lambda_before = before.lambda;
+  cp.lambda_after = after.lambda;
+  cp.negative_pivots_change = after.negative_pivots - before.negative_pivots;
+  cp.multiplicity = std::max(1, std::abs(cp.negative_pivots_change));
+  cp.q = after.q;
+  cp.lambda = after.lambda;
+  if (cp.multiplicity > 1) {
+    cp.kind = CriticalKind::Multiple;
+    cp.message = std::to_string(cp.multiplicity) +
+                 " eigenvalues crossed zero in one step: a multiple point (or several close ones); "
+                 "not located";
+    return cp;
+  }
+
+  // Start mode: the eigenvalue that changed sign across the bracket, found by
+  // matching the eigenvectors nearest zero at both ends; start from the end
+  // where it is smaller (the nearer one).
+  SparseMatrix K = problem.tangent_pattern(), Kwork = problem.tangent_pattern();
+  linalg::SymmetricFactorization fac(K);
+  const int m = std::min(n, options.subspace_size);
+  std::optional<Eigenpairs> ea, eb;
+  if (factor_after.status() == linalg::FactorStatus::Ok) {
+    problem.tangent(after.q, after.lambda, K);
+    eb = nearest_eigenpairs(factor_after, K, m, options.inverse_iterations);
+  }
+  problem.tangent(before.q, before.lambda, K);
+  if (fac.factorize(K) == linalg::FactorStatus::Ok) ea = nearest_eigenpairs(fac, K, m, options.inverse_iterations);
+  cp.factorizations = fac.stats().factorizations;
+  if (!ea || !eb || !ea->mu.allFinite() || !eb->mu.allFinite()) {
+    cp.message = "a bracket point has a singular or non-finite tangent: no start mode";
+    return cp;
+  }
+  int ka = 0, kb = 0;
+  double best = -1.0;
+  for (int p = 0; p < m; ++p)
+    for (int s2 = 0; s2 < m; ++s2) {
+      if ((ea->mu[p] < 0) == (eb->mu[s2] < 0)) continue;
+      const double overlap = std::abs(ea->x.col(p).dot(eb->x.col(s2)));
+      if (overlap > best) {
+        best = overlap;
+        ka = p;
+        kb = s2;
+      }
+    }
+  const bool from_before = std::abs(ea->mu[ka]) < std::abs(eb->mu[kb]);
+  const continuation::PathPoint& start = from_before ? before : after;
+  cp.start_point = start.index;
+  Vector q = start.q;
+  double lambda = start.lambda;
+  Vector phi = from_before ? Vector(ea->x.col(ka)) : Vector(eb->x.col(kb));
+  int i = 0;
+  phi.cwiseAbs().maxCoeff(&i);
+  phi /= phi[i];
+  cp.pivot = i;
+  problem.tangent(q, lambda, K);
+  const int slot = diagonal_slot(K, i);
+  // A mean stiffness; |K_ii| is added so that K_ii + ρ cannot cancel (it would in
+  // a one-unknown problem, where K_ii is the whole, nearly singular, matrix).
+  const double rho =
+      options.penalty > 0.0 ? options.penalty : mean_abs_diagonal(K) + std::abs(K.valuePtr()[slot]);
+  cp.penalty = rho;
+
+  bool spb = false;
+  double gamma = 0.0;
+  Vector G1(n), G2(n), r(n), gl(n), gl2(n);
+  Eigen::MatrixXd rhs(n, 3), H, J;
+  const double eps_lambda = 6.0e-6;
+  for (int it = 0;; ++it) {
+    problem.tangent(q, lambda, K);
+    problem.residual(q, lambda, G1);
+    if (spb) G1[i] += gamma;
+    problem.dg_dlambda(q, lambda, gl);
+    r = -gl;
+    G2 = K * phi;
+    const double G3 = phi[i] - 1.0;
+    const double G4 = phi.dot(r);
+    const double rn = std::max(r.norm(), std::numeric_limits<double>::min());
+    const double pn = std::max(phi.norm(), std::numeric_limits<double>::min());
+    const double force_scale = rn * std::max(1.0, std::abs(lambda));
+    double res = std::max({G1.norm() / force_scale, G2.norm() / (rho * pn), std::abs(G3)});
+    if (spb) res = std::max(res, std::abs(G4) / (rn * pn));
+    cp.residual_history.push_back(res);
+    cp.phi_dot_r = std::abs(G4) / (rn * pn);
+    cp.q = q;
+    cp.lambda = lambda;
+    cp.phi = phi;
+    cp.gamma = gamma;
+    cp.residual = res;
+    cp.newton_iterations = it;
+    cp.system = spb ? "SPB" : "SPL";
+    if (!std::isfinite(res)) {
+      cp.message = "augmented residual not finite";
+      return cp;
+    }
+    if (res <= options.tolerance) {
+      cp.converged = true;
+      break;
+    }
+    if (it == options.max_iterations) {
+      cp.message = "no convergence in " + std::to_string(it) + " iterations (" + cp.system + ")";
+      return cp;
+    }
+    // Start as a limit point; switch to SPB when φᵀr vanishes or SPL converges only linearly.
+    if (!spb) {
+      const auto& h = cp.residual_history;
+      const bool linear = it >= 2 && h[it] > 0.2 * h[it - 1] && h[it - 1] < 0.1;
+      if (cp.phi_dot_r < options.bifurcation_tolerance || linear) {
+        spb = true;
+        cp.residual_history.back() = std::max(res, std::abs(G4) / (rn * pn));
+      }
+    }
+
+    // K̃ = K + ρ eᵢeᵢᵀ, one factorization.
+    Kwork = K;
+    Kwork.valuePtr()[slot] += rho;
+    const linalg::FactorStatus st = fac.factorize(Kwork);
+    cp.factorizations = fac.stats().factorizations;
+    if (st != linalg::FactorStatus::Ok) {
+      cp.message = std::string("penalized matrix K + rho e_i e_i^T is ") + linalg::to_string(st);
+      return cp;
+    }
+    rhs.col(0) = -G1;
+    rhs.col(1) = r;
+    rhs.col(2) = Vector::Unit(n, i);
+    fac.solve(rhs, H);  // eq. (4.3)
+
+    // B h_k = ∇_q(Kφ) h_k for k = 0, 1, 2 from one extra assembly K(q + εφ) (eq. 6.1).
+    Eigen::MatrixXd BH(n, 3);
+    bool exact = false;
+    if (options.use_exact_derivative) {
+      exact = true;
+      Vector out;
+      for (int k = 0; k < 3 && exact; ++k) {
+        exact = problem.tangent_derivative(q, lambda, phi, H.col(k), out);
+        if (exact) BH.col(k) = out;
+      }
+    }
+    if (!exact) {
+      const double eps = std::sqrt(std::numeric_limits<double>::epsilon()) * (1.0 + q.norm()) / pn;
+      problem.tangent(q + eps * phi, lambda, Kwork);
+      BH = (Kwork * H - K * H) / eps;
+    }
+    // λ-derivatives for non-proportional problems (method.md §4, general λ-dependence).
+    Vector Klphi = Vector::Zero(n);
+    double phi_gll = 0.0;
+    if (!problem.is_proportional()) {
+      const double el = eps_lambda * std::max(1.0, std::abs(lambda));
+      problem.tangent(q, lambda + el, Kwork);
+      Klphi = (Kwork * phi - G2) / el;
+      problem.dg_dlambda(q, lambda + el, gl2);
+      phi_gll = phi.dot(gl2 - gl) / el;
+    }
+    rhs.col(0) = -G2 - BH.col(0) - rho * G3 * Vector::Unit(n, i);
+    rhs.col(1) = -BH.col(1) - Klphi;
+    rhs.col(2) = -BH.col(2);
+    fac.solve(rhs, J);  // eq. (4.4)
+
+    double dl = 0.0, s = 0.0, dgamma = 0.0;
+    if (!spb) {
+      // eq. (4.6): unknowns (δλ, μ), s = ρμ.
+      Eigen::Matrix2d A;
+      A << -H(i, 1), 1.0 - rho * H(i, 2), J(i, 1), rho * J(i, 2);
+      const Eigen::Vector2d b(H(i, 0), -G3 - J(i, 0));
+      const Eigen::Vector2d x = A.fullPivLu().solve(b);
+      dl = x[0];
+      s = rho * x[1];
+    } else {
+      // eq. (4.7): unknowns (δλ, s).
+      Eigen::Matrix2d A;
+      A << J(i, 1), J(i, 2), r.dot(J.col(1)) - Klphi.dot(H.col(1)) - phi_gll, r.dot(J.col(2)) - Klphi.dot(H.col(2));
+      const Eigen::Vector2d b(-G3 - J(i, 0), -G4 - r.dot(J.col(0)) + Klphi.dot(H.col(0)));
+      const Eigen::Vector2d x = A.fullPivLu().solve(b);
+      dl = x[0];
+      s = x[1];
+      const double mu = H(i, 0) + dl * H(i, 1) + s * H(i, 2);
+      dgamma = rho * mu - s;
+    }
+    if (!std::isfinite(dl) || !std::isfinite(s)) {
+      cp.message = "singular bordered system (" + cp.system + ")";
+      return cp;
+    }
+    q += H.col(0) + dl * H.col(1) + s * H.col(2);
+    phi += J.col(0) + dl * J.col(1) + s * J.col(2);
+    lambda += dl;
+    gamma += dgamma;
+  }
+
+  // v = K̃⁻¹ r at the solution: a particular solution of K v = r with vᵢ = 0 (§5).
+  Kwork = K;
+  Kwork.valuePtr()[slot] += rho;
+  if (fac.factorize(Kwork) == linalg::FactorStatus::Ok) cp.v = fac.solve(r);
+  cp.factorizations = fac.stats().factorizations;
+
+  const double span = (after.q - before.q).norm();
+  const bool near_bracket = (cp.q - before.q).norm() <= 2.0 * span + 1e-12 * (1.0 + cp.q.norm()) &&
+                            (cp.q - after.q).norm() <= 2.0 * span + 1e-12 * (1.0 + cp.q.norm());
+  cp.kind = cp.phi_dot_r < options.bifurcation_tolerance ? CriticalKind::Bifurcation : CriticalKind::Limit;
+  if (cp.system == "SPB" && cp.kind == CriticalKind::Bifurcation &&
+      std::abs(cp.gamma) > 1e3 * options.tolerance * r.norm() * std::max(1.0, std::abs(cp.lambda))) {
+    cp.converged = false;
+    cp.message = "SPB converged to an unfolded point (gamma = " + std::to_string(cp.gamma) + "), not a bifurcation";
+  } else if (!near_bracket) {
+    cp.converged = false;
+    cp.message = "converged to a critical point outside the bracket";
+  } else {
+    cp.message = "located with " + cp.system + " in " + std::to_string(cp.newton_iterations) + " iterations";
+  }
+  return cp;
+}
+
+}  // namespace senda::critical
+
+namespace senda::critical {
+
+const CriticalPoint* CriticalPointFinder::check(const continuation::PathFollower& follower) {
+  const std::optional<continuation::Crossing>& c = follower.last_crossing();
+  if (!c || !detected(*c, options_.detect)) return nullptr;
+  CriticalPoint cp;
+  if (options_.locate) {
+    cp = locate(follower.problem(), follower.previous(), follower.current(), follower.factorization(),
+                options_.locate_options);
+  } else {
+    cp.point_before = c->point_before;
+    cp.point_after = c->point_after;
+    cp.lambda_before = c->lambda_before;
+    cp.lambda_after = c->lambda_after;
+    cp.negative_pivots_change = c->negative_pivots_after - c->negative_pivots_before;
+    cp.multiplicity = std::max(1, std::abs(cp.negative_pivots_change));
+    cp.kind = cp.multiplicity > 1 ? CriticalKind::Multiple : CriticalKind::Limit;
+    cp.q = follower.current().q;
+    cp.lambda = follower.current().lambda;
+    cp.message = "not located (critical.locate = false); kind not classified";
+  }
+  if (cp.converged) {
+    for (const CriticalPoint& other : points_) {
+      if (!other.converged) continue;
+      const double dq = (other.q - cp.q).norm(), dl = std::abs(other.lambda - cp.lambda);
+      if (dq <= 1e-6 * (1.0 + cp.q.norm()) && dl <= 1e-8 * (1.0 + std::abs(cp.lambda))) {
+        cp.converged = false;
+        cp.message = "Newton converged to " + other.id + ", located before; the point crossed in this bracket was not located";
+        break;
+      }
+    }
+  }
+  switch (cp.kind) {
+    case CriticalKind::Limit: cp.id = "LP" + std::to_string(++limits_); break;
+    case CriticalKind::Bifurcation: cp.id = "BP" + std::to_string(++bifurcations_); break;
+    case CriticalKind::Multiple: cp.id = "MP" + std::to_string(++multiples_); break;
+  }
+  points_.push_back(std::move(cp));
+  return &points_.back();
+}
+
+}  // namespace senda::critical

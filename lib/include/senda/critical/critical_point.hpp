@@ -1,0 +1,119 @@
+#pragma once
+// Critical points: detection between two path points, classification, and exact
+// location with the augmented systems SPL and SPB (docs/theory.md §3–§4).
+//
+// Notation               code
+//   φ                     phi        null vector of K, normalised φᵢ = 1
+//   i                     pivot      index of the largest |φⱼ| at the start
+//   ρ                     penalty    K̃ = K + ρ eᵢeᵢᵀ
+//   γ                     gamma      unfolding parameter of SPB
+//   r = −∂g/∂λ            r
+//   B h = ∇_q(Kφ) h       directional derivative of the tangent (eq. 6.1)
+//
+//   SPL  G1 = g(q,λ) = 0,        G2 = K(q)φ = 0,  G3 = eᵢᵀφ − 1 = 0                (eq. 4.1)
+//   SPB  G1 = g(q,λ) + γeᵢ = 0,  G2, G3 as SPL,   G4 = φᵀr = 0                    (eq. 4.2)
+// Penalized bordering, one factorization of K̃ and six solves per iteration:
+//   K̃h0 = −G1   K̃h1 = r   K̃h2 = eᵢ                                             (eq. 4.3)
+//   K̃j0 = −G2 − Bh0 − ρeᵢG3   K̃j1 = −Bh1 − K_λφ   K̃j2 = −Bh2                    (eq. 4.4)
+//   δq = h0 + δλ h1 + s h2,   δφ = j0 + δλ j1 + s j2                             (eq. 4.5)
+//   SPL: s = ρμ, μ = eᵢᵀδq:  μ(1 − ρeᵢᵀh2) − δλ eᵢᵀh1 = eᵢᵀh0,
+//                            eᵢᵀj0 + δλ eᵢᵀj1 + ρμ eᵢᵀj2 = −G3                   (eq. 4.6)
+//   SPB: eᵢᵀj0 + δλ eᵢᵀj1 + s eᵢᵀj2 = −G3,
+//        rᵀj0 + δλ rᵀj1 + s rᵀj2 − (K_λφ)ᵀ(h0 + δλh1 + sh2) − φᵀg_λλ δλ = −G4,
+//        μ = eᵢᵀ(h0 + δλh1 + sh2),  δγ = ρμ − s                                  (eq. 4.7)
+// K_λ = ∂K/∂λ and g_λλ vanish for proportional loading and are taken by finite
+// differences in λ otherwise.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "senda/continuation/path_follower.hpp"
+#include "senda/linalg/factorization.hpp"
+#include "senda/model/problem.hpp"
+
+namespace senda::critical {
+
+enum class DetectTest { Det, Inertia, Both };
+const char* to_string(DetectTest t);
+std::optional<DetectTest> detect_test_from_string(const std::string& s);
+
+enum class CriticalKind { Limit, Bifurcation, Multiple };
+const char* to_string(CriticalKind k);
+
+// Whether the crossing counts under the chosen test.
+bool detected(const continuation::Crossing& c, DetectTest test);
+
+struct LocateOptions {
+  double tolerance = 1e-10;              // on the scaled augmented residual (eq. 4.8)
+  int max_iterations = 8;                // Newton iterations on SPL/SPB
+  double bifurcation_tolerance = 1e-6;   // ε_b on |φᵀr| / (‖φ‖‖r‖)
+  double penalty = 0.0;                  // ρ; 0 = mean |diag K| + |K_ii| at the start
+  bool use_exact_derivative = false;     // use Problem::tangent_derivative when provided
+  int inverse_iterations = 4;            // block inverse iterations for the start mode φ
+  int subspace_size = 4;                 // eigenpairs nearest zero matched across the bracket
+};
+
+struct CriticalPoint {
+  std::string id;  // LP1, BP1, MP1, ...
+  CriticalKind kind = CriticalKind::Limit;
+  bool converged = false;
+  std::string message;    // why not converged, or how it was located
+  std::string system;     // "SPL" or "SPB": the system that converged
+  Vector q, phi;
+  double lambda = 0.0;
+  double gamma = 0.0;     // SPB unfolding parameter at the solution (≈ 0)
+  double residual = 0.0;  // final scaled residual
+  int newton_iterations = 0;
+  std::vector<double> residual_history;  // scaled residual at the start and after each iteration
+  double phi_dot_r = 0.0;                // |φᵀr| / (‖φ‖‖r‖)
+  int point_before = 0, point_after = 0;  // bracket on the path
+  double lambda_before = 0.0, lambda_after = 0.0;
+  int negative_pivots_change = 0;  // after − before
+  int multiplicity = 1;
+  int start_point = 0;   // the bracket point Newton started from
+  long factorizations = 0;
+  int pivot = -1;        // i of eᵢ
+  double penalty = 0.0;  // ρ used
+  Vector v;              // K̃⁻¹ r at the solution (h1), a particular solution of K v = r with vᵢ = 0
+};
+
+// Locates the critical point bracketed by `before` and `after` (consecutive path
+// points), given the factorization of K at `after`. Never throws for a numerical
+// outcome: a failure is a CriticalPoint with converged = false and a message.
+CriticalPoint locate(const Problem& problem, const continuation::PathPoint& before,
+                     const continuation::PathPoint& after, const linalg::SymmetricFactorization& factor_after,
+                     const LocateOptions& options);
+
+// ∇_q(K(q) a)·b by forward differences, [K(q + εa) b − K(q) b]/ε (eq. 6.1), with
+// ε = √eps (1 + ‖q‖)/‖a‖. K0 is K(q) (both triangles), Kwork a scratch matrix.
+Vector tangent_derivative_fd(const Problem& problem, const Vector& q, double lambda, const Vector& a,
+                             const Vector& b, const SparseMatrix& K0, SparseMatrix& Kwork);
+
+}  // namespace senda::critical
+
+namespace senda::critical {
+
+struct FinderOptions {
+  DetectTest detect = DetectTest::Both;
+  bool locate = true;  // false: report crossings as unlocated critical points
+  LocateOptions locate_options;
+};
+
+// Watches a path: after each accepted step, call check(); when the step crossed
+// a critical point under the chosen test it is located (or reported unlocated)
+// and numbered LP1, LP2… / BP1… / MP1… in order of discovery.
+class CriticalPointFinder {
+ public:
+  explicit CriticalPointFinder(const FinderOptions& options) : options_(options) {}
+  // Returns the point found in the last step of `follower`, if any.
+  const CriticalPoint* check(const continuation::PathFollower& follower);
+  const std::vector<CriticalPoint>& points() const { return points_; }
+  const FinderOptions& options() const { return options_; }
+
+ private:
+  FinderOptions options_;
+  std::vector<CriticalPoint> points_;
+  int limits_ = 0, bifurcations_ = 0, multiples_ = 0;
+};
+
+}  // namespace senda::critical
