@@ -1,1 +1,430 @@
-// placeholder
+#include "senda/io/builder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "senda/model/spring.hpp"
+#include "senda/model/truss.hpp"
+
+namespace senda::io {
+
+namespace fs = std::filesystem;
+using model::Component;
+
+namespace {
+
+const char* kIdRange = "[0, 2147483647]";
+
+// The fields of one record entry, with messages that name the field.
+class Fields {
+ public:
+  Fields(const Entry& e, const OptionSpec& spec) : e_(e), syntax_(spec.valid), f_(split_fields(e.value)) {}
+  std::size_t size() const { return f_.size(); }
+  const std::string& operator[](std::size_t i) const { return f_[i]; }
+  const Entry& entry() const { return e_; }
+  const std::string& syntax() const { return syntax_; }
+
+  void require(std::size_t min, std::size_t max) const {
+    if (f_.size() < min || f_.size() > max)
+      fail("expected " + (min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max)) +
+           " fields, found " + std::to_string(f_.size()));
+  }
+  [[noreturn]] void fail(const std::string& message) const {
+    throw ConfigError(e_.file, e_.line, e_.key, message, syntax_);
+  }
+  [[noreturn]] void fail(const std::string& message, const std::string& valid) const {
+    throw ConfigError(e_.file, e_.line, e_.key, message, valid);
+  }
+  int id(std::size_t i, const char* what) const {
+    const long v = parse_integer(e_, f_[i], what, kIdRange);
+    if (v < 0 || v > 2147483647L) fail(std::string(what) + ": id " + f_[i] + " is out of range", kIdRange);
+    return static_cast<int>(v);
+  }
+  double real(std::size_t i, const char* what) const { return parse_real(e_, f_[i], what, syntax_); }
+  double positive(std::size_t i, const char* what) const {
+    const double v = real(i, what);
+    if (!(v > 0.0)) fail(std::string(what) + " must be positive, found " + f_[i], "(0, inf)");
+    return v;
+  }
+
+ private:
+  const Entry& e_;
+  std::string syntax_;
+  std::vector<std::string> f_;
+};
+
+struct NodeInfo {
+  int index;
+  Entry entry;
+};
+
+class Builder {
+ public:
+  explicit Builder(const Config& c) : c_(c) {}
+  Setup run();
+
+ private:
+  const OptionSpec& spec(const char* key) const { return *find_option(key); }
+  std::vector<Fields> records(const char* key) const {
+    std::vector<Fields> out;
+    for (const Entry* e : c_.all(key)) out.emplace_back(*e, spec(key));
+    return out;
+  }
+  Component component(const Fields& f, std::size_t i, bool allow_rotation = true) const;
+  const NodeInfo& node(const Fields& f, std::size_t i, const char* what) const;
+  std::string valid_components(bool allow_rotation) const {
+    std::string s = dim_ == 3 ? "ux|uy|uz" : "ux|uy";
+    if (allow_rotation) s += "|rz";
+    return s;
+  }
+  int free_equation(const Fields& f, int node, Component comp, const char* purpose) const;
+  void read_nodes();
+  void read_elements();
+  void read_supports_and_loads();
+  void read_continuation(Setup& s);
+  void read_output(Setup& s);
+
+  const Config& c_;
+  int dim_ = 2;
+  model::StrainMeasure strain_ = model::StrainMeasure::GreenLagrange;
+  std::unique_ptr<model::Model> model_;
+  std::map<int, NodeInfo> nodes_;  // by user id
+  std::vector<Entry> node_entries_;
+  double extent_ = 0.0;            // size of the model, for the zero-length test
+  std::set<std::pair<int, int>> used_;   // (node index, component) used by an element
+  std::set<std::pair<int, int>> fixed_;  // (node index, component) fixed
+  const Entry* first_load_ = nullptr;
+  std::optional<std::pair<int, Component>> first_load_dof_;
+};
+
+std::optional<Component> component_from(const std::string& s) {
+  if (s == "ux") return Component::Ux;
+  if (s == "uy") return Component::Uy;
+  if (s == "uz") return Component::Uz;
+  if (s == "rz") return Component::Rz;
+  return std::nullopt;
+}
+
+std::optional<model::StrainMeasure> strain_from(const std::string& s) {
+  for (auto m : {model::StrainMeasure::GreenLagrange, model::StrainMeasure::Engineering,
+                 model::StrainMeasure::Logarithmic})
+    if (s == model::to_string(m)) return m;
+  return std::nullopt;
+}
+
+Component Builder::component(const Fields& f, std::size_t i, bool allow_rotation) const {
+  const std::optional<Component> c = component_from(f[i]);
+  const std::string valid = valid_components(allow_rotation);
+  if (!c) f.fail("unknown component '" + f[i] + "'", valid);
+  if (*c == Component::Uz && dim_ == 2) f.fail("component uz does not exist in a 2D model (model.dim = 2)", valid);
+  if (*c == Component::Rz && !allow_rotation) f.fail("component rz is not allowed here", valid);
+  return *c;
+}
+
+const NodeInfo& Builder::node(const Fields& f, std::size_t i, const char* what) const {
+  const int id = f.id(i, what);
+  const auto it = nodes_.find(id);
+  if (it == nodes_.end()) f.fail(std::string(what) + ": node " + std::to_string(id) + " does not exist", "a node id defined by model.node");
+  return it->second;
+}
+
+int Builder::free_equation(const Fields& f, int node, Component comp, const char* purpose) const {
+  const int id = model_->node_id(node);
+  const std::string dof = "node " + std::to_string(id) + " " + model::to_string(comp);
+  if (!used_.count({node, static_cast<int>(comp)}))
+    f.fail(dof + " is not a degree of freedom of any element: nothing to " + purpose);
+  if (fixed_.count({node, static_cast<int>(comp)})) f.fail(dof + " is fixed: nothing to " + purpose);
+  const int eq = model_->equation(node, comp);
+  if (eq < 0) f.fail(dof + " is not free: nothing to " + purpose);
+  return eq;
+}
+
+void Builder::read_nodes() {
+  const std::vector<Fields> recs = records("model.node");
+  if (recs.empty()) c_.fail(nullptr, "model.node", "no nodes: give at least two 'node = ID X Y" + std::string(dim_ == 3 ? " Z" : "") + "' in [model]");
+  Eigen::Vector3d lo = Eigen::Vector3d::Constant(INFINITY), hi = Eigen::Vector3d::Constant(-INFINITY);
+  for (const Fields& f : recs) {
+    if (dim_ == 3 && f.size() == 3) f.fail("Z is required in a 3D model (model.dim = 3)");
+    if (dim_ == 2 && f.size() == 4) f.fail("Z given in a 2D model (model.dim = 2); set model.dim = 3 or drop Z");
+    f.require(3, 3 + (dim_ == 3));
+    const int id = f.id(0, "ID");
+    Eigen::Vector3d x = Eigen::Vector3d::Zero();
+    x.x() = f.real(1, "X");
+    x.y() = f.real(2, "Y");
+    if (dim_ == 3) x.z() = f.real(3, "Z");
+    if (const auto it = nodes_.find(id); it != nodes_.end())
+      f.fail("node " + std::to_string(id) + " defined twice (first at line " + std::to_string(it->second.entry.line) +
+             ")", "unique node ids");
+    const int index = model_->add_node(id, x);
+    nodes_.emplace(id, NodeInfo{index, f.entry()});
+    node_entries_.push_back(f.entry());
+    lo = lo.cwiseMin(x);
+    hi = hi.cwiseMax(x);
+  }
+  extent_ = (hi - lo).norm();
+}
+
+void Builder::read_elements() {
+  std::map<int, Entry> ids;  // element ids are shared by trusses and springs
+  auto check_id = [&](const Fields& f) {
+    const int id = f.id(0, "ID");
+    if (const auto it = ids.find(id); it != ids.end())
+      f.fail("element id " + std::to_string(id) + " already used by " + it->second.key + " at line " +
+                 std::to_string(it->second.line),
+             "unique element ids");
+    ids.emplace(id, f.entry());
+    return id;
+  };
+  auto bar_length = [&](const Fields& f, const NodeInfo& a, const NodeInfo& b) {
+    if (a.index == b.index) f.fail("connects node " + f[1] + " to itself");
+    const double l0 = (model_->node_position(b.index) - model_->node_position(a.index)).norm();
+    if (!(l0 > 1e-12 * extent_))
+      f.fail("zero length: nodes " + f[1] + " and " + f[2] + " are at the same position");
+    return l0;
+  };
+  auto use = [&](int node, Component c) { used_.insert({node, static_cast<int>(c)}); };
+  auto use_translations = [&](int node) {
+    use(node, Component::Ux);
+    use(node, Component::Uy);
+    if (dim_ == 3) use(node, Component::Uz);
+  };
+
+  for (const Fields& f : records("model.truss")) {
+    f.require(4, 5);
+    const int id = check_id(f);
+    const NodeInfo& a = node(f, 1, "NODE_A");
+    const NodeInfo& b = node(f, 2, "NODE_B");
+    bar_length(f, a, b);
+    const double EA = f.positive(3, "EA");
+    model::StrainMeasure m = strain_;
+    if (f.size() == 5) {
+      const auto s = strain_from(f[4]);
+      if (!s) f.fail("STRAIN: unknown strain measure '" + f[4] + "'", "green-lagrange|engineering|logarithmic");
+      m = *s;
+    }
+    model_->add_element(std::make_unique<model::TrussBar>(id, dim_, a.index, b.index, model_->node_position(a.index),
+                                                          model_->node_position(b.index), EA, m));
+    use_translations(a.index);
+    use_translations(b.index);
+  }
+  for (const Fields& f : records("model.spring")) {
+    f.require(5, 5);
+    const int id = check_id(f);
+    const NodeInfo& a = node(f, 1, "NODE_A");
+    const bool ground = f[2] == "ground";
+    const NodeInfo* b = ground ? nullptr : &node(f, 2, "NODE_B");
+    if (f[3] == "axial") {
+      if (ground) f.fail("an axial spring needs two nodes, not ground");
+      const double l0 = bar_length(f, a, *b);
+      const double k = f.positive(4, "K");
+      // N = k (l − l₀): a bar with the engineering measure and EA = k l₀ (spring.hpp).
+      model_->add_element(std::make_unique<model::TrussBar>(id, dim_, a.index, b->index,
+                                                            model_->node_position(a.index),
+                                                            model_->node_position(b->index), k * l0,
+                                                            model::StrainMeasure::Engineering));
+      use_translations(a.index);
+      use_translations(b->index);
+      continue;
+    }
+    if (!component_from(f[3]))
+      f.fail("COMPONENT: unknown component '" + f[3] + "'", valid_components(true) + "|axial");
+    const Component c = component(f, 3);
+    if (b && b->index == a.index) f.fail("connects node " + f[1] + " to itself");
+    const double k = f.positive(4, "K");
+    model_->add_element(std::make_unique<model::LinearSpring>(id, a.index, b ? b->index : -1, c, k));
+    use(a.index, c);
+    if (b) use(b->index, c);
+  }
+  if (ids.empty()) c_.fail(nullptr, "model.truss", "no elements: give at least one 'truss' or 'spring' in [model]");
+  for (const auto& [id, info] : nodes_) {
+    bool any = false;
+    for (int c = 0; c < model::kComponents; ++c) any = any || used_.count({info.index, c});
+    if (!any)
+      throw ConfigError(info.entry.file, info.entry.line, info.entry.key,
+                        "node " + std::to_string(id) + " is not connected to any element");
+  }
+}
+
+void Builder::read_supports_and_loads() {
+  for (const Fields& f : records("model.fix")) {
+    if (f.size() < 2) f.fail("expected a node and at least one component, found " + std::to_string(f.size()) + " fields");
+    const NodeInfo& n = node(f, 0, "NODE");
+    for (std::size_t i = 1; i < f.size(); ++i) {
+      std::vector<Component> comps;
+      if (f[i] == "all") {
+        comps = {Component::Ux, Component::Uy};
+        if (dim_ == 3) comps.push_back(Component::Uz);
+      } else {
+        if (!component_from(f[i])) f.fail("unknown component '" + f[i] + "'", valid_components(true) + "|all");
+        comps = {component(f, i)};
+      }
+      for (Component c : comps) {
+        model_->fix(n.index, c);
+        fixed_.insert({n.index, static_cast<int>(c)});
+      }
+    }
+  }
+  bool any_load = false;
+  for (const char* key : {"model.load", "model.dead_load"}) {
+    const bool reference = std::string_view(key) == "model.load";
+    for (const Fields& f : records(key)) {
+      f.require(3, 3);
+      const NodeInfo& n = node(f, 0, "NODE");
+      const Component c = component(f, 1);
+      const double value = f.real(2, "VALUE");
+      const std::string dof = "node " + f[0] + " " + f[1];
+      if (!used_.count({n.index, static_cast<int>(c)}))
+        f.fail(dof + " is not a degree of freedom of any element: the load would act on nothing");
+      if (fixed_.count({n.index, static_cast<int>(c)}))
+        f.fail(dof + " is fixed: a load on a support has no effect");
+      if (reference) {
+        model_->add_load(n.index, c, value);
+        if (value != 0.0) any_load = true;
+        if (!first_load_) {
+          first_load_ = &f.entry();
+          first_load_dof_ = {n.index, c};
+        }
+      } else {
+        model_->add_dead_load(n.index, c, value);
+      }
+    }
+  }
+  if (!any_load) {
+    const std::vector<const Entry*> loads = c_.all("model.load");
+    if (loads.empty())
+      c_.fail(nullptr, "model.load", "no load: give at least one 'load = NODE COMP VALUE' in [model]",
+              "NODE COMP VALUE");
+    throw ConfigError(loads.front()->file, loads.front()->line, "model.load",
+                      "every reference load is zero: lambda would scale nothing");
+  }
+}
+
+void Builder::read_continuation(Setup& s) {
+  continuation::Options& o = s.options;
+  const Entry* ce = c_.find("continuation.constraint");
+  o.constraint = *continuation::constraint_from_string(*c_.text("continuation.constraint"));
+  const std::vector<const Entry*> ctl = c_.all("continuation.control");
+  if (o.constraint == continuation::ConstraintKind::DisplacementControl) {
+    if (ctl.empty())
+      c_.fail(ce, "continuation.control", "constraint = displacement needs the controlled dof 'control = NODE COMP'",
+              "NODE COMP");
+    Fields f(*ctl.back(), spec("continuation.control"));
+    f.require(2, 2);
+    const NodeInfo& n = node(f, 0, "NODE");
+    o.control_dof = free_equation(f, n.index, component(f, 1), "control");
+  } else if (!ctl.empty()) {
+    Fields f(*ctl.back(), spec("continuation.control"));
+    f.fail("is used only with constraint = displacement (constraint is " +
+           std::string(continuation::to_string(o.constraint)) + ")");
+  }
+  o.initial_load_increment = *c_.real("continuation.initial_step");
+  o.min_step_ratio = *c_.real("continuation.min_step_ratio");
+  o.max_step_ratio = *c_.real("continuation.max_step_ratio");
+  o.max_step_growth = *c_.real("continuation.max_step_growth");
+  o.target_iterations = static_cast<int>(*c_.integer("continuation.target_iterations"));
+  o.max_iterations = static_cast<int>(*c_.integer("continuation.max_iterations"));
+  if (o.target_iterations > o.max_iterations)
+    c_.fail(c_.find("continuation.target_iterations"), "continuation.target_iterations",
+            "target_iterations (" + std::to_string(o.target_iterations) + ") exceeds max_iterations (" +
+                std::to_string(o.max_iterations) + ")",
+            "[1, continuation.max_iterations]");
+  o.residual_tolerance = *c_.real("continuation.residual_tolerance");
+  o.increment_tolerance = *c_.real("continuation.increment_tolerance");
+  o.direction = static_cast<int>(*c_.integer("continuation.direction"));
+  o.auto_scale = *c_.boolean("continuation.auto_scale");
+  o.psi = *c_.real("continuation.psi");
+  if (o.psi == 0.0 && o.constraint == continuation::ConstraintKind::LoadControl)
+    c_.fail(c_.find("continuation.psi"), "continuation.psi", "psi = 0 leaves load control without a step",
+            "(0, inf) with constraint = load");
+
+  o.max_steps = static_cast<int>(*c_.integer("stop.max_steps"));
+  if (auto v = c_.real("stop.lambda_min")) o.lambda_min = *v;
+  if (auto v = c_.real("stop.lambda_max")) o.lambda_max = *v;
+  if (o.lambda_min >= o.lambda_max)
+    c_.fail(c_.find("stop.lambda_max"), "stop.lambda_max", "lambda_max must exceed lambda_min",
+            "(stop.lambda_min, inf)");
+  if (o.lambda_min > 0.0)
+    c_.fail(c_.find("stop.lambda_min"), "stop.lambda_min", "the trace starts at lambda = 0, below lambda_min",
+            "(-inf, 0]");
+  if (o.lambda_max < 0.0)
+    c_.fail(c_.find("stop.lambda_max"), "stop.lambda_max", "the trace starts at lambda = 0, above lambda_max",
+            "[0, inf)");
+  if (const Entry* e = c_.find("stop.displacement")) {
+    Fields f(*e, spec("stop.displacement"));
+    f.require(3, 3);
+    const NodeInfo& n = node(f, 0, "NODE");
+    o.monitor_dof = free_equation(f, n.index, component(f, 1), "monitor");
+    o.max_displacement = f.positive(2, "LIMIT");
+  }
+  o.stop_at_zero_load = *c_.boolean("stop.zero_load");
+
+  CriticalSettings& k = s.critical;
+  k.detect = *c_.text("critical.detect");
+  k.locate = *c_.boolean("critical.locate");
+  k.tolerance = *c_.real("critical.tolerance");
+  k.max_iterations = static_cast<int>(*c_.integer("critical.max_iterations"));
+  k.bifurcation_tolerance = *c_.real("critical.bifurcation_tolerance");
+}
+
+void Builder::read_output(Setup& s) {
+  auto add = [&](const Fields* f, int node, Component c) {
+    TrackedDof t;
+    t.node = node;
+    t.node_id = model_->node_id(node);
+    t.component = c;
+    t.column = "u_" + std::to_string(t.node_id) + "_" + model::to_string(c);
+    if (f) {
+      t.equation = free_equation(*f, node, c, "track");
+      for (const TrackedDof& o : s.track)
+        if (o.column == t.column) f->fail("node " + (*f)[0] + " " + (*f)[1] + " is tracked twice");
+    } else {
+      t.equation = model_->equation(node, c);
+    }
+    s.track.push_back(t);
+  };
+  for (const Fields& f : records("output.track")) {
+    f.require(2, 2);
+    const NodeInfo& n = node(f, 0, "NODE");
+    add(&f, n.index, component(f, 1));
+  }
+  if (s.track.empty() && first_load_dof_) add(nullptr, first_load_dof_->first, first_load_dof_->second);
+}
+
+Setup Builder::run() {
+  Setup s;
+  s.config_file = c_.file();
+  dim_ = static_cast<int>(*c_.integer("model.dim"));
+  strain_ = *strain_from(*c_.text("model.strain"));
+  model_ = std::make_unique<model::Model>(dim_);
+  read_nodes();
+  read_elements();
+  read_supports_and_loads();
+  try {
+    model_->finalize();
+  } catch (const model::ModelError& e) {
+    c_.fail(nullptr, "", std::string("inconsistent model: ") + e.what());
+  }
+  read_continuation(s);
+  read_output(s);
+  s.title = c_.text("problem.title").value_or("");
+  s.description = c_.text("problem.description").value_or("");
+  s.problem_name = c_.text("output.name").value_or(fs::path(c_.file()).stem().string());
+  s.node_entries = std::move(node_entries_);
+  s.model = std::move(model_);
+  return s;
+}
+
+}  // namespace
+
+Setup build(const Config& config) { return Builder(config).run(); }
+
+Setup load(const fs::path& file, const std::vector<std::string>& overrides) {
+  Config c = Config::read_file(file);
+  for (const std::string& o : overrides) c.apply_override(o);
+  return build(c);
+}
+
+}  // namespace senda::io

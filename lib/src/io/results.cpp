@@ -1,1 +1,119 @@
-// placeholder
+#include "senda/io/results.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <system_error>
+
+namespace senda::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+const char* kOwnFiles[] = {"path.csv", "summary.json", "summary.json.tmp"};
+}
+
+void check_output_dir(const fs::path& dir, bool overwrite) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (fs::exists(st)) {
+    if (!fs::is_directory(st)) throw ConfigError(dir.string(), 0, "", "exists and is not a directory");
+    if (!overwrite)
+      throw ConfigError(dir.string(), 0, "",
+                        "the results directory exists; pass --overwrite to replace its results, or choose --out");
+  }
+}
+
+void prepare_output_dir(const fs::path& dir, bool overwrite) {
+  check_output_dir(dir, overwrite);
+  std::error_code ec;
+  if (fs::exists(dir, ec)) {
+    for (const char* f : kOwnFiles) {
+      fs::remove(dir / f, ec);
+      if (ec) throw ConfigError((dir / f).string(), 0, "", "cannot remove the old result: " + ec.message());
+    }
+    return;
+  }
+  fs::create_directories(dir, ec);
+  if (ec) throw ConfigError(dir.string(), 0, "", "cannot create the results directory: " + ec.message());
+}
+
+PathWriter::PathWriter(const fs::path& file, const std::vector<TrackedDof>& track) : file_(file), track_(track) {
+  out_ = std::fopen(file.c_str(), "wx");
+  if (!out_) throw OutputError(file.string() + ": cannot create: " + std::strerror(errno));
+  std::string header = "point,branch,lambda";
+  for (const TrackedDof& t : track_) header += "," + t.column;
+  header += ",iterations,residual,step_length,det_sign,negative_pivots\n";
+  if (std::fputs(header.c_str(), out_) < 0 || std::fflush(out_) != 0)
+    throw OutputError(file.string() + ": write failed: " + std::strerror(errno));
+}
+
+PathWriter::~PathWriter() {
+  if (out_) std::fclose(out_);
+}
+
+void PathWriter::write(const continuation::PathPoint& p, int branch) {
+  int rc = std::fprintf(out_, "%d,%d,%.17g", p.index, branch, p.lambda);
+  for (const TrackedDof& t : track_) {
+    const double u = t.equation >= 0 && t.equation < p.q.size() ? p.q[t.equation] : 0.0;
+    if (rc >= 0) rc = std::fprintf(out_, ",%.17g", u);
+  }
+  if (rc >= 0)
+    rc = std::fprintf(out_, ",%d,%.17g,%.17g,%d,%d\n", p.iterations, p.residual, p.step_length, p.det_sign,
+                      p.negative_pivots);
+  // Flushed per row: after a kill every converged point is on disk.
+  if (rc < 0 || std::fflush(out_) != 0) throw OutputError(file_.string() + ": write failed: " + std::strerror(errno));
+}
+
+std::string summary_json(const TraceSummary& s) {
+  using nlohmann::ordered_json;
+  ordered_json j;
+  j["problem"] = s.problem;
+  j["title"] = s.title;
+  j["config"] = s.config;
+  j["unknowns"] = s.unknowns;
+  j["termination"] = continuation::to_string(s.termination);
+  j["message"] = s.message;
+  j["points"] = s.points;
+  j["lambda_max"] = s.lambda_max;
+  j["lambda_min"] = s.lambda_min;
+  j["newton_iterations"] = s.newton_iterations;
+  j["failed_steps"] = s.failed_steps;
+  j["factorizations"] = s.factorizations;
+  ordered_json crossings = ordered_json::array();
+  for (const continuation::Crossing& c : s.crossings) {
+    ordered_json x;
+    x["point_before"] = c.point_before;
+    x["point_after"] = c.point_after;
+    x["lambda_before"] = c.lambda_before;
+    x["lambda_after"] = c.lambda_after;
+    x["negative_pivots_before"] = c.negative_pivots_before;
+    x["negative_pivots_after"] = c.negative_pivots_after;
+    x["det_sign_changed"] = c.det_sign_changed;
+    crossings.push_back(x);
+  }
+  j["crossings"] = crossings;
+  // Located critical points: filled by lib/critical (the lead), one object per point.
+  j["critical_points"] = ordered_json::array();
+  // Timing last and grouped: determinism tests drop "wall_time_s" and "timing".
+  j["wall_time_s"] = s.wall_time_s;
+  j["timing"] = {{"assembly_s", s.assembly_s}, {"factorize_s", s.factorize_s}, {"solve_s", s.solve_s}};
+  return j.dump(2) + "\n";
+}
+
+void write_summary(const fs::path& file, const TraceSummary& s) {
+  const fs::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw OutputError(tmp.string() + ": cannot create: " + std::strerror(errno));
+    out << summary_json(s);
+    out.flush();
+    if (!out) throw OutputError(tmp.string() + ": write failed");
+  }
+  std::error_code ec;
+  fs::rename(tmp, file, ec);
+  if (ec) throw OutputError(file.string() + ": cannot rename from " + tmp.string() + ": " + ec.message());
+}
+
+}  // namespace senda::io

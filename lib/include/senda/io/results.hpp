@@ -1,0 +1,70 @@
+#pragma once
+// Results of a trace: DIR/path.csv (one row per converged point, flushed as it is
+// computed) and DIR/summary.json (written to a temporary name, then renamed).
+//
+// path.csv columns: point,branch,lambda,<tracked dofs u_ID_COMP…>,iterations,
+// residual,step_length,det_sign,negative_pivots. Reals with %.17g, so that a
+// rerun is byte-identical. summary.json fields: docs/config.md "Output files";
+// every timing field is in "timing" plus the top-level "wall_time_s".
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "senda/continuation/path_follower.hpp"
+#include "senda/io/builder.hpp"
+
+namespace senda::io {
+
+// Writing results failed (disk full, permissions) after the run started.
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Refuses an existing results directory unless overwrite, or a path that is not
+// a directory. No side effects. Throws ConfigError naming the directory.
+void check_output_dir(const std::filesystem::path& dir, bool overwrite);
+// Creates the directory (and parents); with overwrite, removes Senda's own files
+// from an existing one (never anything else). Throws ConfigError.
+void prepare_output_dir(const std::filesystem::path& dir, bool overwrite);
+
+class PathWriter {
+ public:
+  // Creates the file and writes the header. Throws OutputError.
+  PathWriter(const std::filesystem::path& file, const std::vector<TrackedDof>& track);
+  ~PathWriter();
+  PathWriter(const PathWriter&) = delete;
+  PathWriter& operator=(const PathWriter&) = delete;
+  // One row, flushed to the operating system before returning. Throws OutputError.
+  void write(const continuation::PathPoint& p, int branch);
+  const std::filesystem::path& file() const { return file_; }
+
+ private:
+  std::filesystem::path file_;
+  std::vector<TrackedDof> track_;
+  std::FILE* out_ = nullptr;
+};
+
+struct TraceSummary {
+  std::string problem;
+  std::string title;
+  std::string config;  // the cfg file as given
+  int unknowns = 0;
+  continuation::Termination termination = continuation::Termination::Running;
+  std::string message;
+  int points = 0;  // rows of path.csv, the start point included
+  std::vector<continuation::Crossing> crossings;
+  double lambda_max = 0.0, lambda_min = 0.0;  // over the points
+  long newton_iterations = 0, failed_steps = 0, factorizations = 0;
+  // Timing (excluded from determinism checks).
+  double wall_time_s = 0.0, assembly_s = 0.0, factorize_s = 0.0, solve_s = 0.0;
+};
+
+// summary.json text (pretty-printed, keys in a fixed order).
+std::string summary_json(const TraceSummary& s);
+// Writes file + ".tmp", then renames it to file. Throws OutputError.
+void write_summary(const std::filesystem::path& file, const TraceSummary& s);
+
+}  // namespace senda::io
