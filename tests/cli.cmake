@@ -1,0 +1,16 @@
+# Tests that run the trace command (scripts in tests/cli/). Each gets its own
+# scratch directory under the build tree.
+set(SENDA_CLI_WORK ${CMAKE_CURRENT_BINARY_DIR}/cli)
+add_test(NAME cli.von_mises
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/von_mises.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/von_mises)
+add_test(NAME cli.bad_input_corpus
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/bad_input.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/bad_input)
+add_test(NAME cli.determinism.von_mises
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/determinism.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/det_vm problems/von-mises.cfg)
+add_test(NAME cli.determinism.star_dome
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/determinism.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/det_sd problems/star-dome.cfg)
+add_test(NAME cli.help_lists_every_key
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/help.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR})
+add_test(NAME cli.interrupt
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/interrupt.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/interrupt)
+set_tests_properties(cli.interrupt PROPERTIES TIMEOUT 60)

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SIGINT and SIGTERM end the run after the current step: exit 130, summary.json
+# with termination "interrupted", path.csv with every point. After kill -9,
+# path.csv holds whole rows only (each flushed when computed).
+# usage: interrupt.sh TRACE SOURCE_DIR WORK_DIR
+set -u
+trace=$1; src=$2; work=$3
+rm -rf "$work"; mkdir -p "$work"
+die() { echo "FAIL: $*"; exit 1; }
+# A long run: tiny fixed steps on the star dome.
+slow=(continuation.initial_step=1e-7 continuation.max_step_ratio=1 stop.max_steps=10000000 --quiet)
+wait_rows() {  # file rows
+  for _ in $(seq 1 200); do
+    [ -f "$1" ] && [ "$(wc -l < "$1")" -gt "$2" ] && return 0
+    sleep 0.05
+  done
+  return 1
+}
+for sig in INT TERM; do
+  "$trace" "$src/problems/star-dome.cfg" --out "$work/$sig" "${slow[@]}" > "$work/$sig.log" 2>&1 &
+  pid=$!
+  wait_rows "$work/$sig/path.csv" 5 || { kill -9 $pid; die "$sig: no progress"; }
+  kill -s $sig $pid
+  wait $pid; rc=$?
+  [ $rc -eq 130 ] || die "SIG$sig: exit $rc, expected 130: $(cat "$work/$sig.log")"
+  grep -q '"termination": "interrupted"' "$work/$sig/summary.json" || die "SIG$sig: summary not interrupted"
+  points=$(sed -n 's/.*"points": \([0-9]*\).*/\1/p' "$work/$sig/summary.json")
+  rows=$(($(wc -l < "$work/$sig/path.csv") - 1))
+  [ "$rows" = "$points" ] || die "SIG$sig: $rows rows, $points points"
+  echo "ok SIG$sig after $rows points"
+done
+"$trace" "$src/problems/star-dome.cfg" --out "$work/KILL" "${slow[@]}" > /dev/null 2>&1 &
+pid=$!
+wait_rows "$work/KILL/path.csv" 20 || { kill -9 $pid; die "KILL: no progress"; }
+kill -9 $pid; wait $pid 2>/dev/null
+cols=$(head -n 1 "$work/KILL/path.csv" | awk -F, '{print NF}')
+bad=$(awk -F, -v n="$cols" 'NF != n' "$work/KILL/path.csv" | wc -l)
+last=$(tail -c 1 "$work/KILL/path.csv" | od -An -c | tr -d ' ')
+rows=$(($(wc -l < "$work/KILL/path.csv") - 1))
+[ "$bad" -eq 0 ] && [ "$last" = '\n' ] || die "kill -9 left a partial row"
+[ "$rows" -ge 20 ] || die "kill -9: only $rows rows"
+[ ! -e "$work/KILL/summary.json" ] || die "kill -9: a summary.json appeared"
+echo "ok kill -9 after $rows whole rows"

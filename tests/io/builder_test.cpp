@@ -1,0 +1,109 @@
+// The model builder: catalogue problems build, inconsistent models are refused
+// at the line that causes it.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "senda/io/builder.hpp"
+
+using namespace senda::io;
+
+namespace {
+const std::string kSource = SENDA_SOURCE_DIR;
+
+const char* kBase =
+    "[model]\n"           // 1
+    "node = 1 -1 0\n"     // 2
+    "node = 2 0 0.5\n"    // 3
+    "node = 3 1 0\n"      // 4
+    "truss = 1 1 2 1\n"   // 5
+    "truss = 2 2 3 1\n"   // 6
+    "fix = 1 all\n"       // 7
+    "fix = 3 all\n"       // 8
+    "load = 2 uy -1\n";   // 9
+
+std::string error_of(const std::string& text) {
+  try {
+    build(Config::parse(text, "b.cfg"));
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("builder: von-mises.cfg", "[io][builder]") {
+  const Setup s = load(kSource + "/problems/von-mises.cfg");
+  REQUIRE(s.model);
+  CHECK(s.model->size() == 1);  // apex uy only: apex ux fixed, supports pinned
+  CHECK(s.model->node_count() == 3);
+  CHECK(s.model->element_count() == 2);
+  CHECK(s.problem_name == "von-mises");
+  REQUIRE(s.track.size() == 1);
+  CHECK(s.track[0].column == "u_2_uy");
+  CHECK(s.options.monitor_dof == 0);
+  CHECK(s.options.max_displacement == 1.1);
+  CHECK(s.options.constraint == senda::continuation::ConstraintKind::Spherical);
+  SECTION("overrides apply") {
+    const Setup o = load(kSource + "/problems/von-mises.cfg", {"stop.max_steps=50", "output.name=vm"});
+    CHECK(o.options.max_steps == 50);
+    CHECK(o.problem_name == "vm");
+  }
+}
+
+TEST_CASE("builder: star-dome.cfg", "[io][builder]") {
+  const Setup s = load(kSource + "/problems/star-dome.cfg");
+  CHECK(s.model->dim() == 3);
+  CHECK(s.model->node_count() == 13);
+  CHECK(s.model->element_count() == 24);
+  CHECK(s.model->size() == 21);  // 7 free nodes × 3
+}
+
+TEST_CASE("builder: a 2D model with the base keys", "[io][builder]") {
+  const Setup s = build(Config::parse(kBase, "b.cfg"));
+  CHECK(s.model->size() == 2);
+  CHECK(s.track[0].column == "u_2_uy");  // default track: the first load's dof
+}
+
+TEST_CASE("builder: inconsistent models name the line", "[io][builder][errors]") {
+  struct Case {
+    const char* name;
+    std::string extra;
+    std::string expected;
+  };
+  const Case cases[] = {
+      {"duplicate node id", "node = 2 5 5\n", "b.cfg:10: key 'model.node': node 2 defined twice (first at line 3)"},
+      {"duplicate element id", "truss = 2 1 3 1\n", "b.cfg:10: key 'model.truss': element id 2 already used by model.truss at line 6"},
+      {"missing node", "truss = 3 1 9 1\n", "b.cfg:10: key 'model.truss': NODE_B: node 9 does not exist"},
+      {"zero-length element", "node = 4 1 0.0\ntruss = 3 3 4 1\n",
+       "b.cfg:11: key 'model.truss': zero length: nodes 3 and 4 are at the same position"},
+      {"non-positive stiffness", "truss = 3 1 3 0\n", "b.cfg:10: key 'model.truss': EA must be positive, found 0"},
+      {"negative spring", "spring = 3 2 ground uy -2\n", "b.cfg:10: key 'model.spring': K must be positive, found -2"},
+      {"unknown component", "load = 2 uw 1\n", "b.cfg:10: key 'model.load': unknown component 'uw' (valid: ux|uy|rz)"},
+      {"uz in 2D", "load = 2 uz 1\n", "b.cfg:10: key 'model.load': component uz does not exist in a 2D model"},
+      {"Z in 2D", "node = 4 0 1 2\n", "b.cfg:10: key 'model.node': Z given in a 2D model"},
+      {"too few fields", "truss = 3 1\n", "b.cfg:10: key 'model.truss': expected 4 to 5 fields, found 2"},
+      {"malformed coordinate", "node = 4 0 1.2.3\n", "b.cfg:10: key 'model.node': Y: malformed number '1.2.3'"},
+      {"unconnected node", "node = 4 3 3\n", "b.cfg:10: key 'model.node': node 4 is not connected to any element"},
+      {"load on a support", "load = 1 ux 1\n", "b.cfg:10: key 'model.load': node 1 ux is fixed"},
+      {"displacement control without control", "[continuation]\nconstraint = displacement\n",
+       "b.cfg:11: key 'continuation.control': constraint = displacement needs the controlled dof"},
+      {"control without displacement control", "[continuation]\ncontrol = 2 uy\n",
+       "b.cfg:11: key 'continuation.control': is used only with constraint = displacement"},
+      {"lambda range empty", "[stop]\nlambda_min = -1\nlambda_max = -2\n", "b.cfg:12: key 'stop.lambda_max': lambda_max must exceed lambda_min"},
+      {"track a fixed dof", "[output]\ntrack = 1 ux\n", "b.cfg:11: key 'output.track': node 1 ux is fixed: nothing to track"},
+  };
+  for (const Case& c : cases) {
+    SECTION(c.name) {
+      const std::string text = std::string(kBase) + c.extra;
+      INFO(text);
+      CHECK_THAT(error_of(text), Catch::Contains(c.expected));
+    }
+  }
+  SECTION("no load at all") {
+    const std::string text = "[model]\nnode = 1 0 0\nnode = 2 1 0\ntruss = 1 1 2 1\nfix = 1 all\n";
+    CHECK_THAT(error_of(text), Catch::Contains("b.cfg: key 'model.load': no load: give at least one 'load = NODE COMP VALUE'"));
+  }
+  SECTION("Z missing in 3D") {
+    CHECK_THAT(error_of("[model]\ndim = 3\nnode = 1 0 0\n"), Catch::Contains("b.cfg:3: key 'model.node': Z is required in a 3D model"));
+  }
+}
