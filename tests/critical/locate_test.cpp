@@ -44,7 +44,7 @@ std::vector<CriticalPoint> trace(const Problem& p, Options o, int max_points, Fi
   REQUIRE(f.start(Vector::Zero(p.size()), 0.0));
   CriticalPointFinder finder(fo);
   while (f.advance()) {
-    finder.check(f);
+    finder.check(f, 0);
     if (static_cast<int>(finder.points().size()) >= max_points) break;
   }
   return finder.points();

@@ -172,6 +172,7 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
   current_.residual = g.norm();
   current_.det_sign = point_->det_sign();
   current_.negative_pivots = point_->negative_pivots();
+  current_.bordered_sign = current_.det_sign * (tl_ >= 0.0 ? 1 : -1);
   previous_ = current_;
   return true;
 }
@@ -204,6 +205,8 @@ bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& t
   ds_ = ds;
   ds_min_ = options_.min_step_ratio * ds0_;
   ds_max_ = options_.max_step_ratio * ds0_;
+  first_step_constraint_ = make_constraint(ConstraintKind::PseudoArclength);
+  skip_crossing_ = true;
   eval_residual(q0, lambda0, g);
   current_ = PathPoint{};
   current_.q = q0;
@@ -215,7 +218,7 @@ bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& t
   return true;
 }
 
-bool PathFollower::correct(Vector& q, double& lambda, const StepFrame& frame, const Vector& q_start,
+bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lambda, const StepFrame& frame, const Vector& q_start,
                            double lambda_start, int& iterations, double& residual, std::string& why) {
   const int n = problem_.size();
   Vector g(n), r(n);
@@ -247,7 +250,7 @@ bool PathFollower::correct(Vector& q, double& lambda, const StepFrame& frame, co
     work_->solve(rhs, sol);
     const Vector dq = q - q_start;
     const double dl = lambda - lambda_start;
-    const std::optional<double> dlam = constraint_->correction(frame, dq, dl, sol.col(0), sol.col(1));
+    const std::optional<double> dlam = constraint.correction(frame, dq, dl, sol.col(0), sol.col(1));
     if (!dlam || !std::isfinite(*dlam)) {
       why = "constraint has no real solution (complex roots)";
       return false;
@@ -265,7 +268,8 @@ bool PathFollower::advance() {
   crossing_.reset();
   for (;;) {
     StepFrame frame{&scaling_, ds_, tq_, tl_, options_.control_dof};
-    const std::optional<double> alpha = constraint_->predictor_length(frame);
+    const Constraint& constraint = first_step_constraint_ ? *first_step_constraint_ : *constraint_;
+    const std::optional<double> alpha = constraint.predictor_length(frame);
     if (!alpha || !std::isfinite(*alpha)) {
       finish(Termination::Diverged, std::string("the ") + to_string(options_.constraint) +
                                         " constraint cannot be satisfied along the tangent (a limit point?)");
@@ -276,7 +280,7 @@ bool PathFollower::advance() {
     int iterations = 0;
     double residual = 0.0;
     std::string why;
-    bool ok = correct(q, lambda, frame, current_.q, current_.lambda, iterations, residual, why);
+    bool ok = correct(constraint, q, lambda, frame, current_.q, current_.lambda, iterations, residual, why);
     if (ok && !assemble_and_factor(*work_, q, lambda)) {
       ok = false;
       why = singular_message(*work_) + " at the new point";
@@ -310,8 +314,13 @@ bool PathFollower::advance() {
     current_.step_length = ds_;
     current_.det_sign = point_->det_sign();
     current_.negative_pivots = point_->negative_pivots();
+    current_.bordered_sign = current_.det_sign * (tl_ >= 0.0 ? 1 : -1);
     ++stats_.steps;
-    if (current_.det_sign != previous_.det_sign || current_.negative_pivots != previous_.negative_pivots) {
+    first_step_constraint_.reset();
+    if (skip_crossing_) {
+      skip_crossing_ = false;
+    } else if (current_.det_sign != previous_.det_sign || current_.negative_pivots != previous_.negative_pivots ||
+               current_.bordered_sign != previous_.bordered_sign) {
       Crossing c;
       c.point_before = previous_.index;
       c.point_after = current_.index;
@@ -320,6 +329,7 @@ bool PathFollower::advance() {
       c.negative_pivots_before = previous_.negative_pivots;
       c.negative_pivots_after = current_.negative_pivots;
       c.det_sign_changed = current_.det_sign != previous_.det_sign;
+      c.bordered_sign_changed = current_.bordered_sign != previous_.bordered_sign;
       crossing_ = c;
     }
     // Step control, eq. (2.8).

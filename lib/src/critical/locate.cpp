@@ -2,6 +2,7 @@
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 
@@ -35,10 +36,12 @@ const char* to_string(CriticalKind k) {
 
 bool detected(const continuation::Crossing& c, DetectTest test) {
   const bool inertia = c.negative_pivots_before != c.negative_pivots_after;
+  // The bordered-determinant test is part of every choice: it is the one that sees
+  // a bifurcation point crossed where neither det K nor the inertia changes.
   switch (test) {
-    case DetectTest::Det: return c.det_sign_changed;
-    case DetectTest::Inertia: return inertia;
-    case DetectTest::Both: return inertia || c.det_sign_changed;
+    case DetectTest::Det: return c.det_sign_changed || c.bordered_sign_changed;
+    case DetectTest::Inertia: return inertia || c.bordered_sign_changed;
+    case DetectTest::Both: return inertia || c.det_sign_changed || c.bordered_sign_changed;
   }
   return false;
 }
@@ -332,13 +335,22 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
 
 namespace senda::critical {
 
-const CriticalPoint* CriticalPointFinder::check(const continuation::PathFollower& follower) {
+int CriticalPointFinder::adopt(const CriticalPoint& cp) {
+  const int number = cp.id.size() > 2 ? std::atoi(cp.id.c_str() + 2) : 0;
+  int& counter = cp.kind == CriticalKind::Limit ? limits_ : cp.kind == CriticalKind::Bifurcation ? bifurcations_ : multiples_;
+  counter = std::max(counter, number);
+  points_.push_back(cp);
+  return static_cast<int>(points_.size()) - 1;
+}
+
+CriticalPointFinder::Found CriticalPointFinder::check(const continuation::PathFollower& follower, int branch) {
   const std::optional<continuation::Crossing>& c = follower.last_crossing();
-  if (!c || !detected(*c, options_.detect)) return nullptr;
+  if (!c || !detected(*c, options_.detect)) return {};
   CriticalPoint cp;
   if (options_.locate) {
     cp = locate(follower.problem(), follower.previous(), follower.current(), follower.factorization(),
                 options_.locate_options);
+    factorizations_ += cp.factorizations;
   } else {
     cp.point_before = c->point_before;
     cp.point_after = c->point_after;
@@ -351,15 +363,21 @@ const CriticalPoint* CriticalPointFinder::check(const continuation::PathFollower
     cp.lambda = follower.current().lambda;
     cp.message = "not located (critical.locate = false); kind not classified";
   }
+  cp.branches = {branch};
   if (cp.converged) {
-    for (const CriticalPoint& other : points_) {
+    for (std::size_t k = 0; k < points_.size(); ++k) {
+      CriticalPoint& other = points_[k];
       if (!other.converged) continue;
       const double dq = (other.q - cp.q).norm(), dl = std::abs(other.lambda - cp.lambda);
-      if (dq <= 1e-6 * (1.0 + cp.q.norm()) && dl <= 1e-8 * (1.0 + std::abs(cp.lambda))) {
-        cp.converged = false;
-        cp.message = "Newton converged to " + other.id + ", located before; the point crossed in this bracket was not located";
-        break;
+      if (dq > 1e-6 * (1.0 + cp.q.norm()) || dl > 1e-8 * (1.0 + std::abs(cp.lambda))) continue;
+      if (std::find(other.branches.begin(), other.branches.end(), branch) == other.branches.end()) {
+        other.branches.push_back(branch);
+        return {static_cast<int>(k), false};
       }
+      cp.converged = false;
+      cp.message = "Newton converged to " + other.id +
+                   ", located before on this branch; the point crossed in this bracket was not located";
+      break;
     }
   }
   switch (cp.kind) {
@@ -368,7 +386,7 @@ const CriticalPoint* CriticalPointFinder::check(const continuation::PathFollower
     case CriticalKind::Multiple: cp.id = "MP" + std::to_string(++multiples_); break;
   }
   points_.push_back(std::move(cp));
-  return &points_.back();
+  return {static_cast<int>(points_.size()) - 1, true};
 }
 
 }  // namespace senda::critical

@@ -59,6 +59,11 @@ struct PathPoint {
   double step_length = 0.0;  // Δs used
   int det_sign = 0;          // sign(det K) at the point
   int negative_pivots = 0;   // inertia of K at the point
+  // sign of det [[K, −r], [tᵀ]] (the Jacobian of the corrector bordered by the
+  // tangent row) = det_sign · sign(t_λ) (eq. 3.2): changes at a simple bifurcation
+  // point crossed along any branch, also where λ is extremal there and det K does
+  // not change (the secondary branch of a pitchfork), and not at a limit point.
+  int bordered_sign = 0;
 };
 
 // Something singular happened between two consecutive points.
@@ -67,6 +72,7 @@ struct Crossing {
   double lambda_before = 0.0, lambda_after = 0.0;
   int negative_pivots_before = 0, negative_pivots_after = 0;
   bool det_sign_changed = false;
+  bool bordered_sign_changed = false;
 };
 
 struct Stats {
@@ -84,7 +90,10 @@ class PathFollower {
   // first tangent. Returns false (and done() with Diverged) when it fails.
   bool start(const Vector& q0, double lambda0);
   // Start from a known equilibrium point along a given direction (tq, tl),
-  // e.g. a branch tangent at a bifurcation point; ds = initial step.
+  // e.g. a branch tangent at a bifurcation point; ds = initial step. The first
+  // step is corrected on the hyperplane orthogonal to (tq, tl) at distance ds
+  // (pseudo-arclength, whatever options.constraint is), and no crossing is
+  // reported for it: the start point itself may be singular.
   bool start_along(const Vector& q0, double lambda0, const Vector& tq, double tl, double ds,
                    const std::optional<Scaling>& scaling = std::nullopt);
 
@@ -104,6 +113,8 @@ class PathFollower {
   double tangent_lambda() const { return tl_; }
   const Scaling& scaling() const { return scaling_; }
   double step_length() const { return ds_; }
+  // Δs₀ fixed at start().
+  double initial_step_length() const { return ds0_; }
   // Factorization of K at current().
   const linalg::SymmetricFactorization& factorization() const { return *point_; }
   // Factorizations spent in Newton iterations (work) and at accepted points.
@@ -116,7 +127,7 @@ class PathFollower {
   double residual_scale(double lambda) const;
 
  private:
-  bool correct(Vector& q, double& lambda, const StepFrame& frame, const Vector& q_start, double lambda_start,
+  bool correct(const Constraint& constraint, Vector& q, double& lambda, const StepFrame& frame, const Vector& q_start, double lambda_start,
                int& iterations, double& residual, std::string& why);
   bool assemble_and_factor(linalg::SymmetricFactorization& f, const Vector& q, double lambda);
   bool tangent_at(const Vector& q, double lambda, const Vector* orient_q, double orient_l);
@@ -129,6 +140,8 @@ class PathFollower {
   const Problem& problem_;
   Options options_;
   std::unique_ptr<Constraint> constraint_;
+  std::unique_ptr<Constraint> first_step_constraint_;  // start_along(): used for one step
+  bool skip_crossing_ = false;
   std::unique_ptr<linalg::SymmetricFactorization> work_;   // Newton iterations
   std::unique_ptr<linalg::SymmetricFactorization> point_;  // K at current()
   SparseMatrix K_;

@@ -53,6 +53,22 @@ struct LocateOptions {
   int subspace_size = 4;                 // eigenpairs nearest zero matched across the bracket
 };
 
+struct BranchTangent {
+  Vector q;
+  double lambda = 0.0;  // unit in the scaled norm
+};
+
+// The algebraic bifurcation equation at a simple bifurcation point (branch.hpp).
+struct BifurcationEquation {
+  double A = 0.0, B1 = 0.0, B2 = 0.0, C = 0.0;
+  bool symmetric = false;
+  bool valid = false;  // false when B² − AC ≤ 0 (no two distinct real tangents)
+  std::string message;
+  BranchTangent tangents[2];
+  int incoming = 0;                 // index of the tangent of the path that reached the point
+  double incoming_alignment = 0.0;  // |cos| between that tangent and the incoming secant
+};
+
 struct CriticalPoint {
   std::string id;  // LP1, BP1, MP1, ...
   CriticalKind kind = CriticalKind::Limit;
@@ -75,6 +91,9 @@ struct CriticalPoint {
   int pivot = -1;        // i of eᵢ
   double penalty = 0.0;  // ρ used
   Vector v;              // K̃⁻¹ r at the solution (h1), a particular solution of K v = r with vᵢ = 0
+  std::vector<int> branches;  // branches on which it was found (the first one located it)
+  std::optional<BifurcationEquation> abe;
+  bool switched = false;      // a secondary branch was started (or arrived) here
 };
 
 // Locates the critical point bracketed by `before` and `after` (consecutive path
@@ -99,21 +118,30 @@ struct FinderOptions {
   LocateOptions locate_options;
 };
 
-// Watches a path: after each accepted step, call check(); when the step crossed
-// a critical point under the chosen test it is located (or reported unlocated)
-// and numbered LP1, LP2… / BP1… / MP1… in order of discovery.
+// Watches paths: after each accepted step of a follower, call check(); when the
+// step crossed a critical point under the chosen test it is located (or reported
+// unlocated) and numbered LP1, LP2… / BP1… / MP1… in order of discovery. A point
+// located again on another branch is the same point, with a second branch reference.
 class CriticalPointFinder {
  public:
+  struct Found {
+    int index = -1;      // into points(); −1: nothing this step
+    bool is_new = false; // false: a point located before, reached from another branch
+  };
   explicit CriticalPointFinder(const FinderOptions& options) : options_(options) {}
-  // Returns the point found in the last step of `follower`, if any.
-  const CriticalPoint* check(const continuation::PathFollower& follower);
+  Found check(const continuation::PathFollower& follower, int branch = 0);
   const std::vector<CriticalPoint>& points() const { return points_; }
+  std::vector<CriticalPoint>& points() { return points_; }
   const FinderOptions& options() const { return options_; }
+  long factorizations() const { return factorizations_; }
+  // Takes a point located elsewhere (a saved state); later ids continue its numbering.
+  int adopt(const CriticalPoint& cp);
 
  private:
   FinderOptions options_;
   std::vector<CriticalPoint> points_;
   int limits_ = 0, bifurcations_ = 0, multiples_ = 0;
+  long factorizations_ = 0;
 };
 
 }  // namespace senda::critical

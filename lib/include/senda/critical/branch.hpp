@@ -1,0 +1,110 @@
+#pragma once
+// Tangents at a bifurcation point and branch switching (docs/theory.md §5).
+//
+// Notation                         code
+//   v = K̃⁻¹r (vᵢ = 0)               CriticalPoint::v, a particular solution of K v = r
+//   q̇ = ξ v + η φ, λ̇ = ξ            tangent from (ξ, η)
+//   A ξ² + 2B ξη + C η² = 0          algebraic bifurcation equation (eq. 5.1)
+//   A = φᵀ∇_q(Kv)v (+ 2φᵀK_λv + φᵀg_λλ)
+//   B₁ = φᵀ[K(q₀+εφ)v − K(q₀)v]/ε,  B₂ = φᵀ[K(q₀+εv)φ − K(q₀)φ]/ε  (+ φᵀK_λφ)  (eq. 5.2)
+//   C = φᵀ∇_q(Kφ)φ
+// The bracketed terms appear only when g is not proportional in λ.
+// C = 0: symmetric (pitchfork), roots ξ = 0 (secondary, λ̇ = 0) and Aξ + 2Bη = 0.
+// C ≠ 0: asymmetric (transcritical). Both cases: the null directions of the
+// 2×2 form [[A, B], [B, C]], B = (B₁ + B₂)/2.
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "senda/continuation/path_follower.hpp"
+#include "senda/critical/critical_point.hpp"
+
+namespace senda::critical {
+
+// A, B₁, B₂, C at a located simple bifurcation point and the two branch tangents;
+// (secant_q, secant_l) is the direction of the path that reached the point.
+BifurcationEquation bifurcation_equation(const Problem& problem, const CriticalPoint& cp,
+                                         const continuation::Scaling& scaling, const Vector& secant_q,
+                                         double secant_l, double symmetric_tolerance);
+
+struct ExplorerOptions {
+  continuation::Options path;  // for every branch
+  FinderOptions finder;
+  bool switch_branches = true;          // false: the primary path only
+  std::vector<std::string> switch_at;   // ids where to switch (empty: every bifurcation point)
+  int max_depth = 2;                    // primary path = depth 0
+  int direction = 0;                    // 0: both directions of a secondary branch; ±1: one
+  double switch_step_ratio = 1.0;       // first step on a secondary branch, × Δs₀ of the primary
+  double symmetric_tolerance = 1e-5;    // |C| ≤ tol · max(|A|, |B|) → symmetric
+  int max_branches = 32;
+};
+
+struct Branch {
+  int id = 0;  // 0 = primary
+  int parent = -1;
+  int depth = 0;
+  std::string start_point;  // critical point id it starts from ("" for the primary)
+  int direction = +1;
+  int points = 0;
+  std::string termination;  // the follower's, or "rejoined"
+  std::string message;
+  std::string end_point;    // id of the point where it rejoined another branch
+};
+
+class ExplorerEvents {
+ public:
+  virtual ~ExplorerEvents() = default;
+  virtual void on_branch_start(const Branch&) {}
+  virtual void on_point(const Branch&, const continuation::PathFollower&) {}
+  // is_new = false: a point located before, found again on another branch.
+  virtual void on_critical(const Branch&, const CriticalPoint&, bool /*is_new*/) {}
+  virtual void on_branch_end(const Branch&, const continuation::PathFollower&) {}
+  virtual bool stop_requested() { return false; }
+};
+
+// Traces the primary path from (q0, λ0), locates its critical points, switches at
+// its simple bifurcation points and traces the secondary branches (breadth first,
+// up to max_depth), ending a branch where it rejoins a point already located.
+class BranchExplorer {
+ public:
+  BranchExplorer(const Problem& problem, const ExplorerOptions& options);
+  // Returns false when the primary path could not start (message()).
+  bool run(const Vector& q0, double lambda0, ExplorerEvents& events);
+  // Secondary branches from a saved bifurcation point (--from) whose abe is set,
+  // skipping the primary path; ds is the first step on each branch.
+  bool run_from(const CriticalPoint& bp, const continuation::Scaling& scaling, double ds, ExplorerEvents& events);
+
+  const std::vector<Branch>& branches() const { return branches_; }
+  const std::vector<CriticalPoint>& critical_points() const { return finder_.points(); }
+  const std::string& message() const { return message_; }
+  bool interrupted() const { return interrupted_; }
+  // Work summed over every branch.
+  const continuation::Stats& stats() const { return stats_; }
+  const linalg::FactorStats& factor_stats() const { return factor_stats_; }
+  long locate_factorizations() const { return finder_.factorizations(); }
+
+ private:
+  struct Pending {
+    int point;  // index into the finder's points
+    int parent;
+    int depth;
+  };
+  void trace_branch(continuation::PathFollower& f, Branch& b, ExplorerEvents& events, std::vector<Pending>& queue);
+  void switch_at(const Pending& p, ExplorerEvents& events, std::vector<Pending>& queue);
+  bool wanted(const std::string& id) const;
+  void absorb(const continuation::PathFollower& f);
+
+  const Problem& problem_;
+  ExplorerOptions options_;
+  CriticalPointFinder finder_;
+  std::vector<Branch> branches_;
+  continuation::Scaling scaling_;
+  double ds0_ = 0.0;
+  std::string message_;
+  bool interrupted_ = false;
+  continuation::Stats stats_;
+  linalg::FactorStats factor_stats_;
+};
+
+}  // namespace senda::critical

@@ -1,0 +1,238 @@
+#include "senda/critical/branch.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace senda::critical {
+
+namespace {
+double fd_step(const Vector& q, const Vector& dir) {
+  return std::sqrt(std::numeric_limits<double>::epsilon()) * (1.0 + q.norm()) / dir.norm();
+}
+}  // namespace
+
+BifurcationEquation bifurcation_equation(const Problem& problem, const CriticalPoint& cp,
+                                         const continuation::Scaling& scaling, const Vector& secant_q,
+                                         double secant_l, double symmetric_tolerance) {
+  BifurcationEquation abe;
+  const Vector& q0 = cp.q;
+  const Vector& phi = cp.phi;
+  const Vector& v = cp.v;
+  if (v.size() != q0.size() || phi.size() != q0.size() || !(phi.norm() > 0)) {
+    abe.message = "the point has no mode or particular solution";
+    return abe;
+  }
+  SparseMatrix K0 = problem.tangent_pattern(), Kp = problem.tangent_pattern();
+  problem.tangent(q0, cp.lambda, K0);
+  const Vector K0v = K0 * v, K0phi = K0 * phi;
+  // Perturbation along φ: B₁ and C (eq. 5.2).
+  const double ephi = fd_step(q0, phi);
+  problem.tangent(q0 + ephi * phi, cp.lambda, Kp);
+  abe.B1 = phi.dot(Kp * v - K0v) / ephi;
+  abe.C = phi.dot(Kp * phi - K0phi) / ephi;
+  // Perturbation along v: A and B₂ (v = 0 only if r = 0, excluded by the problem).
+  if (v.norm() > 0) {
+    const double ev = fd_step(q0, v);
+    problem.tangent(q0 + ev * v, cp.lambda, Kp);
+    abe.A = phi.dot(Kp * v - K0v) / ev;
+    abe.B2 = phi.dot(Kp * phi - K0phi) / ev;
+  }
+  if (!problem.is_proportional()) {
+    // Extra terms of a λ-dependent g: A += 2φᵀK_λv + φᵀg_λλ, B += φᵀK_λφ.
+    const double el = 6.0e-6 * std::max(1.0, std::abs(cp.lambda));
+    problem.tangent(q0, cp.lambda + el, Kp);
+    Vector gl0, gl1;
+    problem.dg_dlambda(q0, cp.lambda, gl0);
+    problem.dg_dlambda(q0, cp.lambda + el, gl1);
+    const double phiKlv = phi.dot(Kp * v - K0v) / el;
+    const double phiKlphi = phi.dot(Kp * phi - K0phi) / el;
+    abe.A += 2.0 * phiKlv + phi.dot(gl1 - gl0) / el;
+    abe.B1 += phiKlphi;
+    abe.B2 += phiKlphi;
+  }
+  const double B = 0.5 * (abe.B1 + abe.B2);
+  const double scale = std::max(std::abs(abe.A), std::abs(B));
+  abe.symmetric = std::abs(abe.C) <= symmetric_tolerance * scale;
+  // Null directions (ξ, η) of the form [[A, B], [B, C]].
+  Eigen::Vector2d d[2];
+  if (abe.symmetric) {
+    if (!(std::abs(B) > 0)) {
+      abe.message = "degenerate bifurcation equation (A = B = C = 0)";
+      return abe;
+    }
+    d[0] = Eigen::Vector2d(2.0 * B, -abe.A);  // A ξ + 2B η = 0
+    d[1] = Eigen::Vector2d(0.0, 1.0);         // ξ = 0: λ̇ = 0, q̇ = φ
+  } else {
+    Eigen::Matrix2d M;
+    M << abe.A, B, B, abe.C;
+    Eigen::SelfAdjointEigenSolver<Eigen::Matrix2d> es(M);
+    const double m1 = es.eigenvalues()[0], m2 = es.eigenvalues()[1];
+    if (!(m1 < 0 && m2 > 0)) {
+      abe.message = "B^2 - AC <= 0: no two distinct real branch tangents";
+      return abe;
+    }
+    d[0] = std::sqrt(m2) * es.eigenvectors().col(0) + std::sqrt(-m1) * es.eigenvectors().col(1);
+    d[1] = std::sqrt(m2) * es.eigenvectors().col(0) - std::sqrt(-m1) * es.eigenvectors().col(1);
+  }
+  const double sec_norm = scaling.norm(secant_q, secant_l);
+  double best = -1.0;
+  for (int k = 0; k < 2; ++k) {
+    Vector tq = d[k][0] * v + d[k][1] * phi;
+    double tl = d[k][0];
+    const double nrm = scaling.norm(tq, tl);
+    tq /= nrm;
+    tl /= nrm;
+    abe.tangents[k] = {tq, tl};
+    const double align = sec_norm > 0 ? std::abs(scaling.dot(tq, tl, secant_q, secant_l)) / sec_norm : 0.0;
+    if (align > best) {
+      best = align;
+      abe.incoming = k;
+    }
+  }
+  abe.incoming_alignment = best;
+  abe.valid = true;
+  abe.message = abe.symmetric ? "symmetric (pitchfork)" : "asymmetric (transcritical)";
+  return abe;
+}
+
+BranchExplorer::BranchExplorer(const Problem& problem, const ExplorerOptions& options)
+    : problem_(problem), options_(options), finder_(options.finder) {}
+
+bool BranchExplorer::wanted(const std::string& id) const {
+  if (!options_.switch_branches) return false;
+  if (options_.switch_at.empty()) return true;
+  return std::find(options_.switch_at.begin(), options_.switch_at.end(), id) != options_.switch_at.end();
+}
+
+void BranchExplorer::absorb(const continuation::PathFollower& f) {
+  const continuation::Stats& s = f.stats();
+  stats_.steps += s.steps;
+  stats_.failed_steps += s.failed_steps;
+  stats_.newton_iterations += s.newton_iterations;
+  stats_.residual_evaluations += s.residual_evaluations;
+  stats_.tangent_assemblies += s.tangent_assemblies;
+  stats_.assembly_seconds += s.assembly_seconds;
+  const linalg::FactorStats fs = f.factor_stats();
+  factor_stats_.factorizations += fs.factorizations;
+  factor_stats_.solves += fs.solves;
+  factor_stats_.factorize_seconds += fs.factorize_seconds;
+  factor_stats_.solve_seconds += fs.solve_seconds;
+}
+
+void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, ExplorerEvents& events,
+                                  std::vector<Pending>& queue) {
+  events.on_branch_start(b);
+  events.on_point(b, f);
+  bool rejoined = false;
+  while (!f.done()) {
+    if (events.stop_requested()) {
+      f.interrupt();
+      interrupted_ = true;
+      break;
+    }
+    if (!f.advance()) break;
+    ++b.points;
+    events.on_point(b, f);
+    const CriticalPointFinder::Found found = finder_.check(f, b.id);
+    if (found.index < 0) continue;
+    CriticalPoint& cp = finder_.points()[found.index];
+    if (found.is_new) {
+      if (cp.converged && cp.kind == CriticalKind::Bifurcation) {
+        cp.abe = bifurcation_equation(problem_, cp, scaling_, f.current().q - f.previous().q,
+                                      f.current().lambda - f.previous().lambda, options_.symmetric_tolerance);
+        if (cp.abe->valid && b.depth < options_.max_depth && wanted(cp.id))
+          queue.push_back({found.index, b.id, b.depth + 1});
+      }
+      events.on_critical(b, cp, true);
+    } else {
+      // A branch that returns to a point already located ends there.
+      cp.switched = true;
+      events.on_critical(b, cp, false);
+      rejoined = true;
+      b.termination = "rejoined";
+      b.end_point = cp.id;
+      b.message = "rejoined the path of branch " + std::to_string(cp.branches.front()) + " at " + cp.id;
+      break;
+    }
+  }
+  if (!rejoined) {
+    b.termination = to_string(f.termination());
+    b.message = f.message();
+    if (f.termination() == continuation::Termination::Interrupted) interrupted_ = true;
+  }
+  events.on_branch_end(b, f);
+  absorb(f);
+}
+
+void BranchExplorer::switch_at(const Pending& p, ExplorerEvents& events, std::vector<Pending>& queue) {
+  if (finder_.points()[p.point].switched) return;
+  finder_.points()[p.point].switched = true;
+  // Copies: tracing appends to the finder's points and may move them.
+  const CriticalPoint cp = finder_.points()[p.point];
+  if (!cp.abe || !cp.abe->valid) return;
+  const BranchTangent& t = cp.abe->tangents[1 - cp.abe->incoming];
+  const std::vector<int> dirs = options_.direction == 0 ? std::vector<int>{+1, -1}
+                                                        : std::vector<int>{options_.direction > 0 ? 1 : -1};
+  for (int dir : dirs) {
+    if (interrupted_) return;
+    if (static_cast<int>(branches_.size()) >= options_.max_branches) {
+      message_ = "maximum number of branches reached";
+      return;
+    }
+    continuation::PathFollower f(problem_, options_.path);
+    Branch b;
+    b.id = static_cast<int>(branches_.size());
+    b.parent = p.parent;
+    b.depth = p.depth;
+    b.start_point = cp.id;
+    b.direction = dir;
+    if (!f.start_along(cp.q, cp.lambda, dir * t.q, dir * t.lambda, ds0_ * options_.switch_step_ratio, scaling_)) {
+      b.termination = to_string(f.termination());
+      b.message = f.message();
+      branches_.push_back(b);
+      continue;
+    }
+    branches_.push_back(b);
+    trace_branch(f, branches_.back(), events, queue);
+  }
+}
+
+bool BranchExplorer::run(const Vector& q0, double lambda0, ExplorerEvents& events) {
+  continuation::PathFollower f(problem_, options_.path);
+  Branch primary;
+  if (!f.start(q0, lambda0)) {
+    message_ = f.message();
+    primary.termination = to_string(f.termination());
+    primary.message = f.message();
+    branches_.push_back(primary);
+    return false;
+  }
+  scaling_ = f.scaling();
+  ds0_ = f.initial_step_length();
+  branches_.push_back(primary);
+  std::vector<Pending> queue;
+  trace_branch(f, branches_.back(), events, queue);
+  for (std::size_t k = 0; k < queue.size() && !interrupted_; ++k) switch_at(queue[k], events, queue);
+  return true;
+}
+
+bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scaling& scaling, double ds,
+                              ExplorerEvents& events) {
+  if (!bp.abe || !bp.abe->valid) {
+    message_ = "the saved point " + bp.id + " has no valid bifurcation equation";
+    return false;
+  }
+  scaling_ = scaling;
+  ds0_ = ds;
+  CriticalPoint saved = bp;
+  saved.switched = false;
+  saved.branches = {-1};  // found on a branch not traced in this run
+  const int index = finder_.adopt(saved);
+  std::vector<Pending> queue{{index, -1, 1}};
+  for (std::size_t k = 0; k < queue.size() && !interrupted_; ++k) switch_at(queue[k], events, queue);
+  return true;
+}
+
+}  // namespace senda::critical
