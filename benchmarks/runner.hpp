@@ -1,0 +1,80 @@
+#pragma once
+// Runs a PathFollower to the end and reports where the time went, as JSON.
+//
+//   total      wall time of start() + every advance()
+//   assembly   residual, tangent and ∂g/∂λ evaluations (PathFollower::stats())
+//   factorize  numeric LDLᵀ factorizations (FactorStats)
+//   solve      triangular solves (FactorStats)
+//   other      total − assembly − factorize − solve (the stepper's own vector work)
+//   peak_rss   getrusage(RUSAGE_SELF).ru_maxrss: the peak of the whole process so
+//              far, so run sizes in increasing order.
+#include <sys/resource.h>
+
+#include <chrono>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "senda/continuation/path_follower.hpp"
+
+namespace senda::benchmarks {
+
+// Called after every accepted point; returning true ends the run (reason given).
+using StopRule = std::function<bool(const continuation::PathFollower&, std::string& reason)>;
+
+inline double peak_rss_mib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / 1024.0;  // Linux: kilobytes
+}
+
+inline nlohmann::json run_path(const std::string& name, const Problem& problem, const continuation::Options& options,
+                               const Vector& q0, double lambda0, const StopRule& stop = {}) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  continuation::PathFollower f(problem, options);
+  const double setup = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::string reason;
+  double lambda_max = lambda0;
+  bool started = f.start(q0, lambda0);
+  const double start = std::chrono::duration<double>(Clock::now() - t0).count() - setup;
+  if (started) {
+    while (f.advance()) {
+      lambda_max = std::max(lambda_max, f.current().lambda);
+      if (stop && stop(f, reason)) break;
+    }
+  }
+  const double total = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (reason.empty()) reason = std::string(continuation::to_string(f.termination())) + ": " + f.message();
+  const linalg::FactorStats fs = f.factor_stats();
+  const continuation::Stats& st = f.stats();
+  const double other = total - st.assembly_seconds - fs.factorize_seconds - fs.solve_seconds;
+  const int points = f.current().index;
+  nlohmann::json j;
+  j["problem"] = name;
+  j["unknowns"] = problem.size();
+  j["started"] = started;
+  j["end"] = reason;
+  j["points"] = points;
+  j["failed_steps"] = st.failed_steps;
+  j["newton_iterations"] = st.newton_iterations;
+  j["factorizations"] = fs.factorizations;
+  j["solves"] = fs.solves;
+  j["residual_evaluations"] = st.residual_evaluations;
+  j["tangent_assemblies"] = st.tangent_assemblies;
+  j["lambda_max"] = lambda_max;
+  j["lambda_last"] = f.current().lambda;
+  j["time_s"] = {{"total", total},
+                 {"assembly", st.assembly_seconds},
+                 {"factorization", fs.factorize_seconds},
+                 {"solves", fs.solve_seconds},
+                 {"other", other},
+                 {"setup", setup},
+                 {"start", start}};
+  j["other_fraction"] = total > 0 ? (other + st.assembly_seconds) / total : 0.0;  // outside factorization and solves
+  j["time_per_point_s"] = points > 0 ? total / points : 0.0;
+  j["peak_rss_mib"] = peak_rss_mib();
+  return j;
+}
+
+}  // namespace senda::benchmarks
