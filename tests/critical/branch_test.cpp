@@ -1,0 +1,119 @@
+// Algebraic bifurcation equation and branch switching (docs/theory.md §5).
+// Steep von Mises truss (a = 1, h = 2, Green–Lagrange, EA = 1, apex free): with the
+// apex at (x, y), horizontal equilibrium of the two bars gives, off the symmetric
+// path (x ≠ 0), x² + y² = h² − 2a²; the vertical one then gives P = 2EA a² y/L₀³.
+// That sway branch is a circle through the bifurcation point at y = √(h² − 2a²)
+// (P_b = 0.252982) and its mirror at y = −√(h² − 2a²) (P = −P_b).
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "senda/critical/branch.hpp"
+#include "senda/model/model.hpp"
+#include "senda/model/truss.hpp"
+
+using namespace senda;
+using namespace senda::model;
+using namespace senda::continuation;
+using namespace senda::critical;
+
+namespace {
+Model steep_von_mises(double h, double horizontal_dead_load = 0.0) {
+  Model model(2);
+  const int n1 = model.add_node(1, {-1, 0, 0});
+  const int n2 = model.add_node(2, {0, h, 0});
+  const int n3 = model.add_node(3, {1, 0, 0});
+  for (auto [e, p, q] : {std::tuple{1, n1, n2}, std::tuple{2, n2, n3}})
+    model.add_element(std::make_unique<TrussBar>(e, 2, p, q, model.node_position(p), model.node_position(q), 1.0,
+                                                 StrainMeasure::GreenLagrange));
+  for (int n : {n1, n3}) {
+    model.fix(n, Component::Ux);
+    model.fix(n, Component::Uy);
+  }
+  model.add_load(n2, Component::Uy, -1.0);
+  if (horizontal_dead_load != 0.0) model.add_dead_load(n2, Component::Ux, horizontal_dead_load);
+  model.finalize();
+  return model;
+}
+
+struct Recorder : ExplorerEvents {
+  std::function<void(const Branch&, const PathFollower&)> point;
+  void on_point(const Branch& b, const PathFollower& f) override {
+    if (point) point(b, f);
+  }
+};
+}  // namespace
+
+TEST_CASE("steep von Mises truss: sway branch from BP1 rejoins the primary path at BP2", "[branch][von-mises]") {
+  const double h = 2.0, L0 = std::sqrt(1 + h * h);
+  Model m = steep_von_mises(h);
+  ExplorerOptions eo;
+  eo.path.initial_load_increment = 0.02;
+  eo.path.max_steps = 200;
+  eo.path.monitor_dof = 1;
+  eo.path.max_displacement = 4.5;
+  BranchExplorer ex(m, eo);
+  Recorder rec;
+  long secondary_points = 0;
+  rec.point = [&](const Branch& b, const PathFollower& f) {
+    if (b.id == 0) return;
+    const double x = f.current().q[0], y = h + f.current().q[1];
+    INFO("branch " << b.id << " point " << f.current().index << " x " << x << " y " << y);
+    // Every converged point of the secondary branch is on the circle and on P(y).
+    CHECK(std::abs(x * x + y * y - (h * h - 2)) <= 1e-9);
+    CHECK(std::abs(f.current().lambda - 2 * y / std::pow(L0, 3)) <= 1e-9 * 0.252982);
+    ++secondary_points;
+  };
+  REQUIRE(ex.run(Vector::Zero(m.size()), 0.0, rec));
+  const auto& cps = ex.critical_points();
+  REQUIRE(cps.size() == 4);  // BP1, LP1, LP2, BP2 on the primary path
+  const CriticalPoint& bp1 = cps[0];
+  REQUIRE(bp1.id == "BP1");
+  REQUIRE(bp1.abe);
+  const BifurcationEquation& abe = *bp1.abe;
+  // Symmetric structure, symmetric path: A = C = 0 by symmetry; B = φᵀ∇(Kv)φ ≠ 0.
+  CHECK(abe.valid);
+  CHECK(abe.symmetric);
+  CHECK(std::abs(abe.B1 - abe.B2) <= 1e-6 * std::abs(abe.B1));
+  // The secondary tangent is the sway mode with λ̇ = 0.
+  const BranchTangent& t = abe.tangents[1 - abe.incoming];
+  CHECK(std::abs(t.lambda) <= 1e-12);
+  CHECK(std::abs(t.q[1]) <= 1e-8 * std::abs(t.q[0]));
+  CHECK(abe.incoming_alignment > 0.99);
+
+  // Two half-branches (±φ), each ends where it meets BP2, one point with three branch references.
+  const auto& br = ex.branches();
+  REQUIRE(br.size() == 3);
+  for (int k = 1; k <= 2; ++k) {
+    CHECK(br[k].start_point == "BP1");
+    CHECK(br[k].parent == 0);
+    CHECK(br[k].termination == "rejoined");
+    CHECK(br[k].end_point == "BP2");
+  }
+  CHECK(br[1].direction == -br[2].direction);
+  const CriticalPoint& bp2 = cps[3];
+  CHECK(bp2.id == "BP2");
+  CHECK(bp2.branches == std::vector<int>{0, 1, 2});
+  CHECK(secondary_points > 40);
+}
+
+TEST_CASE("steep von Mises truss: an imperfect path approaches the sway branch", "[branch][imperfection]") {
+  // A horizontal dead load ε breaks the symmetry: the path no longer bifurcates but
+  // follows the sway circle closely, its peak load staying below P_b.
+  const double h = 2.0, L0 = std::sqrt(1 + h * h);
+  const double Pb = 2 * std::sqrt(h * h - 2) / std::pow(L0, 3);
+  Model m = steep_von_mises(h, 1e-4);
+  Options o;
+  o.initial_load_increment = 0.02;
+  o.max_steps = 60;
+  PathFollower f(m, o);
+  REQUIRE(f.start(Vector::Zero(m.size()), 0.0));
+  double peak = 0, closest = 1e9;
+  while (f.advance() && f.current().lambda > 0) {
+    peak = std::max(peak, f.current().lambda);
+    const double x = f.current().q[0], y = h + f.current().q[1];
+    if (std::abs(x) > 0.3) closest = std::min(closest, std::abs(std::sqrt(x * x + y * y) - std::sqrt(h * h - 2)));
+  }
+  CHECK(peak < Pb);
+  CHECK(peak > 0.95 * Pb);
+  CHECK(closest < 1e-2);  // away from the bifurcation, within 1% of the circle radius
+}
