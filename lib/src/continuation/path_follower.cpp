@@ -52,7 +52,7 @@ void PathFollower::eval_residual(const Vector& q, double lambda, Vector& g) {
 }
 
 double PathFollower::residual_scale(double lambda) const {
-  return std::max({load_norm_ * std::max(1.0, std::abs(lambda)), initial_unbalance_, 1e-300});
+  return std::max({load_norm_ * std::max(1.0, std::abs(lambda)), initial_unbalance_, stiffness_floor_, 1e-300});
 }
 
 bool PathFollower::assemble_and_factor(linalg::SymmetricFactorization& f, const Vector& q, double lambda) {
@@ -149,6 +149,11 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
     finish(Termination::Diverged, singular_message(*point_) + " at the start point");
     return false;
   }
+  if (!(load_norm_ > 0.0)) {
+    double d = 0.0;
+    for (int j = 0; j < n; ++j) d += std::abs(K_.coeff(j, j));
+    stiffness_floor_ = d / n;
+  }
   load_vector(q, lambda0, r);
   const Vector v = point_->solve(r);
   if (!finite(v)) {
@@ -185,8 +190,12 @@ bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& t
   if (problem_.is_proportional()) r_ = r;
   load_norm_ = r.norm();
   initial_unbalance_ = 0.0;
-  if (!assemble_and_factor(*point_, q0, lambda0)) {
-    // A bifurcation point itself is singular; the step only needs the given direction.
+  // A bifurcation point itself is singular: the step only needs the given direction.
+  assemble_and_factor(*point_, q0, lambda0);
+  if (!(load_norm_ > 0.0)) {
+    double d = 0.0;
+    for (int j = 0; j < n; ++j) d += std::abs(K_.coeff(j, j));
+    stiffness_floor_ = d / n;
   }
   if (scaling) {
     scaling_ = *scaling;
@@ -231,7 +240,9 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
       return false;
     }
     residual = g.norm();
-    if (it > 0 && residual <= options_.residual_tolerance * residual_scale(lambda) &&
+    load_vector(q, lambda, r);
+    const double scale = std::max(residual_scale(lambda), r.norm() * std::max(1.0, std::abs(lambda)));
+    if (it > 0 && residual <= options_.residual_tolerance * scale &&
         increment <= options_.increment_tolerance * std::max(frame.ds, 1e-300)) {
       iterations = it;
       return true;
@@ -244,7 +255,6 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
       why = singular_message(*work_);
       return false;
     }
-    load_vector(q, lambda, r);
     rhs.col(0) = -g;
     rhs.col(1) = r;
     work_->solve(rhs, sol);

@@ -184,7 +184,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
   cp.penalty = rho;
 
   bool spb = false;
-  double gamma = 0.0;
+  double gamma = 0.0, last_force_scale = 1.0;
   Vector G1(n), G2(n), r(n), gl(n), gl2(n);
   Eigen::MatrixXd rhs(n, 3), H, J;
   const double eps_lambda = 6.0e-6;
@@ -199,11 +199,15 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     const double G4 = phi.dot(r);
     const double rn = std::max(r.norm(), std::numeric_limits<double>::min());
     const double pn = std::max(phi.norm(), std::numeric_limits<double>::min());
-    const double force_scale = rn * std::max(1.0, std::abs(lambda));
+    // Scaled residual (eq. 4.8). The load scale is ‖r‖, floored by the path's force
+    // scale so that it stays meaningful where r vanishes (a trivial path).
+    const double force_scale = std::max(rn * std::max(1.0, std::abs(lambda)), options.force_scale);
+    const double load_scale = std::max(rn, force_scale / std::max(1.0, std::abs(lambda)));
     double res = std::max({G1.norm() / force_scale, G2.norm() / (rho * pn), std::abs(G3)});
-    if (spb) res = std::max(res, std::abs(G4) / (rn * pn));
+    if (spb) res = std::max(res, std::abs(G4) / (load_scale * pn));
     cp.residual_history.push_back(res);
-    cp.phi_dot_r = std::abs(G4) / (rn * pn);
+    cp.phi_dot_r = std::abs(G4) / (load_scale * pn);
+    last_force_scale = force_scale;
     cp.q = q;
     cp.lambda = lambda;
     cp.phi = phi;
@@ -229,7 +233,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
       const bool linear = it >= 2 && h[it] > 0.2 * h[it - 1] && h[it - 1] < 0.1;
       if (cp.phi_dot_r < options.bifurcation_tolerance || linear) {
         spb = true;
-        cp.residual_history.back() = std::max(res, std::abs(G4) / (rn * pn));
+        cp.residual_history.back() = std::max(res, cp.phi_dot_r);
       }
     }
 
@@ -319,9 +323,10 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
                             (cp.q - after.q).norm() <= 2.0 * span + 1e-12 * (1.0 + cp.q.norm());
   cp.kind = cp.phi_dot_r < options.bifurcation_tolerance ? CriticalKind::Bifurcation : CriticalKind::Limit;
   if (cp.system == "SPB" && cp.kind == CriticalKind::Bifurcation &&
-      std::abs(cp.gamma) > 1e3 * options.tolerance * r.norm() * std::max(1.0, std::abs(cp.lambda))) {
+      std::abs(cp.gamma) > 1e3 * options.tolerance * last_force_scale) {
     cp.converged = false;
-    cp.message = "SPB converged to an unfolded point (gamma = " + std::to_string(cp.gamma) + "), not a bifurcation";
+    cp.message = "SPB converged to an unfolded point (gamma = " + std::to_string(cp.gamma) +
+                 " relative to the force scale), not a bifurcation";
   } else if (!near_bracket) {
     cp.converged = false;
     cp.message = "converged to a critical point outside the bracket";
@@ -348,8 +353,9 @@ CriticalPointFinder::Found CriticalPointFinder::check(const continuation::PathFo
   if (!c || !detected(*c, options_.detect)) return {};
   CriticalPoint cp;
   if (options_.locate) {
-    cp = locate(follower.problem(), follower.previous(), follower.current(), follower.factorization(),
-                options_.locate_options);
+    LocateOptions lo = options_.locate_options;
+    lo.force_scale = std::max(lo.force_scale, follower.residual_scale(0.0));
+    cp = locate(follower.problem(), follower.previous(), follower.current(), follower.factorization(), lo);
     factorizations_ += cp.factorizations;
   } else {
     cp.point_before = c->point_before;

@@ -123,7 +123,10 @@ class PathFollower {
   const Stats& stats() const { return stats_; }
   const Options& options() const { return options_; }
   const Problem& problem() const { return problem_; }
-  // Norm used to make residuals relative (eq. 2.9).
+  // Force scale that makes residuals relative (eq. 2.9):
+  //   max(‖r₀‖ max(1, |λ|), ‖g(q₀, λ₀)‖, F₀), F₀ = mean |diag K(q₀)| (a unit displacement's force)
+  // used only when r₀ = 0 (a load that enters through the geometry, as in the
+  // rigid-bar models, where the trivial path has no load vector at all).
   double residual_scale(double lambda) const;
 
  private:
@@ -153,7 +156,7 @@ class PathFollower {
   Vector tq_, r_;
   double tl_ = 0.0;
   double ds_ = 0.0, ds0_ = 0.0, ds_min_ = 0.0, ds_max_ = 0.0;
-  double load_norm_ = 0.0, initial_unbalance_ = 0.0;
+  double load_norm_ = 0.0, initial_unbalance_ = 0.0, stiffness_floor_ = 0.0;
   Stats stats_;
 };
 

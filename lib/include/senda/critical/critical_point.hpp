@@ -46,11 +46,12 @@ bool detected(const continuation::Crossing& c, DetectTest test);
 struct LocateOptions {
   double tolerance = 1e-10;              // on the scaled augmented residual (eq. 4.8)
   int max_iterations = 8;                // Newton iterations on SPL/SPB
-  double bifurcation_tolerance = 1e-6;   // ε_b on |φᵀr| / (‖φ‖‖r‖)
+  double bifurcation_tolerance = 1e-6;   // ε_b on |φᵀr| / (‖φ‖ r_s), see CriticalPoint::phi_dot_r
   double penalty = 0.0;                  // ρ; 0 = mean |diag K| + |K_ii| at the start
   bool use_exact_derivative = false;     // use Problem::tangent_derivative when provided
   int inverse_iterations = 4;            // block inverse iterations for the start mode φ
   int subspace_size = 4;                 // eigenpairs nearest zero matched across the bracket
+  double force_scale = 0.0;              // floor of the force scale of G1 (the path's, eq. 2.9)
 };
 
 struct BranchTangent {
@@ -81,7 +82,7 @@ struct CriticalPoint {
   double residual = 0.0;  // final scaled residual
   int newton_iterations = 0;
   std::vector<double> residual_history;  // scaled residual at the start and after each iteration
-  double phi_dot_r = 0.0;                // |φᵀr| / (‖φ‖‖r‖)
+  double phi_dot_r = 0.0;                // |φᵀr| / (‖φ‖ r_s), r_s = max(‖r‖, force scale / max(1,|λ|))
   int point_before = 0, point_after = 0;  // bracket on the path
   double lambda_before = 0.0, lambda_after = 0.0;
   int negative_pivots_change = 0;  // after − before
