@@ -8,7 +8,7 @@ trace=$1; src=$2; work=$3
 rm -rf "$work"; mkdir -p "$work"
 die() { echo "FAIL: $*"; exit 1; }
 # A long run: tiny fixed steps on the star dome.
-slow=(continuation.initial_step=1e-7 continuation.max_step_ratio=1 stop.max_steps=10000000 --quiet)
+slow=(continuation.initial_step=1e-3 continuation.max_step_ratio=1 "stop.displacement=1 uz 1e9" stop.max_steps=10000000 --quiet)
 wait_rows() {  # file rows
   for _ in $(seq 1 200); do
     [ -f "$1" ] && [ "$(wc -l < "$1")" -gt "$2" ] && return 0
