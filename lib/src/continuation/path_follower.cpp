@@ -347,8 +347,11 @@ bool PathFollower::advance() {
     ds_ = std::clamp(ds_ * ratio, ds_ / options_.max_step_growth, ds_ * options_.max_step_growth);
     ds_ = std::clamp(ds_, ds_min_, ds_max_);
     // Stop criteria.
-    if (current_.lambda > options_.lambda_max || current_.lambda < options_.lambda_min)
-      finish(Termination::Completed, "load factor left [lambda_min, lambda_max]");
+    // The load-factor bounds stop a path that crosses them (a path may start below
+    // lambda_min, as the Bratu problem does, and end when it comes back down).
+    if ((previous_.lambda <= options_.lambda_max && current_.lambda > options_.lambda_max) ||
+        (previous_.lambda >= options_.lambda_min && current_.lambda < options_.lambda_min))
+      finish(Termination::Completed, "load factor crossed lambda_min or lambda_max");
     else if (options_.monitor_dof >= 0 && std::abs(current_.q[options_.monitor_dof]) > options_.max_displacement)
       finish(Termination::Completed, "displacement limit reached");
     else if (options_.stop_at_zero_load && previous_.index > 0 &&

@@ -40,6 +40,7 @@ struct Options {
   double residual_tolerance = 1e-10;     // ‖g‖ ≤ tol · max(‖r‖ max(1,|λ|), ‖g(0,0)‖)
   double increment_tolerance = 1e-9;     // ‖δy‖ (scaled) ≤ tol · Δs
   int max_steps = 200;
+  // The path stops when λ crosses lambda_min downwards or lambda_max upwards.
   double lambda_min = -std::numeric_limits<double>::infinity();
   double lambda_max = std::numeric_limits<double>::infinity();
   int monitor_dof = -1;  // unknown whose |value| is bounded by max_displacement
