@@ -155,6 +155,7 @@ void Builder::read_nodes() {
     x.x() = f.real(1, "X");
     x.y() = f.real(2, "Y");
     if (dim_ == 3) x.z() = f.real(3, "Z");
+    if (x.cwiseAbs().maxCoeff() > 1e100) f.fail("a coordinate exceeds 1e100 in magnitude", "|X|, |Y|, |Z| <= 1e100");
     if (const auto it = nodes_.find(id); it != nodes_.end())
       f.fail("node " + std::to_string(id) + " defined twice (first at line " + std::to_string(it->second.entry.line) +
              ")", "unique node ids");
@@ -250,7 +251,7 @@ void Builder::read_elements() {
 
 void Builder::read_supports_and_loads() {
   for (const Fields& f : records("model.fix")) {
-    if (f.size() < 2) f.fail("expected a node and at least one component, found " + std::to_string(f.size()) + " fields");
+    if (f.size() < 2) f.fail("expected a node and at least one component, found " + std::to_string(f.size()) + " field(s)");
     const NodeInfo& n = node(f, 0, "NODE");
     for (std::size_t i = 1; i < f.size(); ++i) {
       std::vector<Component> comps;

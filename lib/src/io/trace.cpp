@@ -27,33 +27,50 @@ void TraceRun::check_mechanism() const {
   SparseMatrix K = m.tangent_pattern();
   m.tangent(Vector::Zero(m.size()), 0.0, K);
   linalg::SymmetricFactorization f(K);
-  const linalg::FactorStatus st = f.factorize(K);
+  linalg::FactorStatus st = f.factorize(K);
   // A mechanism gives an exactly zero pivot, or one at rounding level.
-  const bool singular = st == linalg::FactorStatus::Singular || (st == linalg::FactorStatus::Ok && f.pivot_ratio() < 1e-13);
-  if (!singular) return;
-  const int eq = f.first_zero_pivot();
+  if (st == linalg::FactorStatus::Ok && f.pivot_ratio() >= 1e-13) return;
   const std::string file = setup_.config_file.string();
-  if (eq < 0) {
+  if (st != linalg::FactorStatus::Singular || f.first_zero_pivot() < 0) {
     throw ConfigError(file, 0, "model.fix",
-                      "the structure is a mechanism or is not supported: the tangent stiffness is singular at the "
-                      "undeformed state (smallest/largest pivot " + std::to_string(f.pivot_ratio()) +
-                          "); add supports (fix) or elements");
+                      "the structure is a mechanism or is not supported: the tangent stiffness is " +
+                          std::string(st == linalg::FactorStatus::Ok ? "nearly singular" : linalg::to_string(st)) +
+                          " at the undeformed state; add supports (fix) or elements");
   }
-  const std::string dof = m.dof_name(eq);  // "node 3 uy"
-  // Name the node's own line, where the user can see what holds it.
+  // Every free dof: hold the one found with a stiff diagonal entry, factorize
+  // again, until K is regular (or enough have been named).
+  double scale = 0.0;
+  for (int k = 0; k < K.outerSize(); ++k)
+    for (SparseMatrix::InnerIterator it(K, k); it; ++it)
+      if (it.row() == it.col()) scale = std::max(scale, std::abs(it.value()));
+  if (!(scale > 0.0)) scale = 1.0;
+  std::vector<int> free_eqs;
+  while (st == linalg::FactorStatus::Singular && f.first_zero_pivot() >= 0 && free_eqs.size() < 10) {
+    const int eq = f.first_zero_pivot();
+    if (std::find(free_eqs.begin(), free_eqs.end(), eq) != free_eqs.end()) break;
+    free_eqs.push_back(eq);
+    K.coeffRef(eq, eq) += scale;
+    st = f.factorize(K);
+  }
+  std::string dofs;
+  for (int eq : free_eqs) dofs += (dofs.empty() ? "" : ", ") + m.dof_name(eq);  // "node 3 uy"
+  if (st != linalg::FactorStatus::Ok) dofs += ", ...";
+  // Locate the message at the first free dof's node line.
   int line = 0;
   std::string where = file;
-  for (int n = 0; n < m.node_count(); ++n) {
+  for (int n = 0; n < m.node_count(); ++n)
     for (int c = 0; c < model::kComponents; ++c)
-      if (m.equation(n, static_cast<model::Component>(c)) == eq && n < static_cast<int>(setup_.node_entries.size())) {
+      if (m.equation(n, static_cast<model::Component>(c)) == free_eqs.front() &&
+          n < static_cast<int>(setup_.node_entries.size())) {
         line = setup_.node_entries[n].line;
         where = setup_.node_entries[n].file;
       }
-  }
   throw ConfigError(where, line, "model.fix",
                     "the structure is a mechanism or is not supported: the tangent stiffness is singular at the "
-                    "undeformed state; free degree of freedom: " + dof +
-                        " (fix it, or add a bar or spring that holds it)");
+                    "undeformed state; free degree" + std::string(free_eqs.size() > 1 ? "s" : "") +
+                        " of freedom: " + dofs +
+                        (free_eqs.size() > 1 ? " (fix them, or add bars or springs that hold them)"
+                                             : " (fix it, or add a bar or spring that holds it)"));
 }
 
 bool TraceRun::start() {
