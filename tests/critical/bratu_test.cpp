@@ -1,6 +1,6 @@
 // Fold of the discrete 1D Bratu problem (benchmarks/bratu.hpp): λ enters the
 // nonlinearity (r = h² e^u depends on u, K on λ), so SPL runs with the general
-// λ-dependence of docs/theory.md §4.3.
+// λ-dependence of docs/theory.md §4.
 // Reference: λ_c = 3.4986839366 for N = 10 (the value of the issue; the continuum
 // limit is 3.51383071912, Bratu/Gelfand, e.g. Mohsen, Appl. Math. Comput. 2014).
 #include <catch2/catch.hpp>
