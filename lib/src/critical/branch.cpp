@@ -201,21 +201,25 @@ void BranchExplorer::switch_at(const Pending& p, ExplorerEvents& events, std::ve
 
 bool BranchExplorer::run(const Vector& q0, double lambda0, ExplorerEvents& events) {
   continuation::PathFollower f(problem_, options_.path);
-  Branch primary;
   if (!f.start(q0, lambda0)) {
+    Branch primary;
     message_ = f.message();
     primary.termination = to_string(f.termination());
     primary.message = f.message();
     branches_.push_back(primary);
     return false;
   }
+  run(f, events);
+  return true;
+}
+
+void BranchExplorer::run(continuation::PathFollower& f, ExplorerEvents& events) {
   scaling_ = f.scaling();
   ds0_ = f.initial_step_length();
-  branches_.push_back(primary);
+  branches_.push_back(Branch{});
   std::vector<Pending> queue;
   trace_branch(f, branches_.back(), events, queue);
   for (std::size_t k = 0; k < queue.size() && !interrupted_; ++k) switch_at(queue[k], events, queue);
-  return true;
 }
 
 bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scaling& scaling, double ds,

@@ -71,6 +71,10 @@ class BranchExplorer {
   BranchExplorer(const Problem& problem, const ExplorerOptions& options);
   // Returns false when the primary path could not start (message()).
   bool run(const Vector& q0, double lambda0, ExplorerEvents& events);
+  // The same with a primary follower already started by the caller (who may
+  // have wanted to inspect the start point first); it must use options().path.
+  void run(continuation::PathFollower& primary, ExplorerEvents& events);
+  const ExplorerOptions& options() const { return options_; }
   // Secondary branches from a saved bifurcation point (--from) whose abe is set,
   // skipping the primary path; ds is the first step on each branch.
   bool run_from(const CriticalPoint& bp, const continuation::Scaling& scaling, double ds, ExplorerEvents& events);
