@@ -191,3 +191,28 @@ TEST_CASE("factorization: pattern given with only the lower triangle", "[linalg]
   const Vector x = f.solve(Vector::Ones(3));
   CHECK((A * x - Vector::Ones(3)).norm() <= 1e-14 * 10);
 }
+
+TEST_CASE("factorization: a clone of the analysis factorizes independently", "[linalg]") {
+  std::mt19937 rng(5);
+  const int n = 20;
+  Eigen::VectorXd d = Eigen::VectorXd::LinSpaced(n, -1.0, 2.0);  // 7 negative (−1 … −0.05)
+  d[7] = 0.05;
+  const int negatives = static_cast<int>((d.array() < 0).count());
+  const Eigen::MatrixXd A = with_eigenvalues(d, rng);
+  const SparseMatrix K = to_sparse(A);
+  SymmetricFactorization f(K);
+  REQUIRE(f.factorize(K) == FactorStatus::Ok);
+  const auto g = f.clone_analysis();
+  CHECK(g->status() != FactorStatus::Ok);  // nothing factorized by the clone yet
+  CHECK_THROWS_AS(g->solve(Vector::Ones(n)), std::logic_error);
+  const Eigen::MatrixXd A2 = A + 5.0 * Eigen::MatrixXd::Identity(n, n);
+  REQUIRE(g->factorize(to_sparse(A2)) == FactorStatus::Ok);
+  CHECK(g->negative_pivots() == 0);
+  // The original keeps its own factor.
+  CHECK(f.negative_pivots() == negatives);
+  const Vector b = Vector::Ones(n);
+  CHECK((A * f.solve(b) - b).norm() <= 1e-12 * (A.norm() + 1));
+  CHECK((A2 * g->solve(b) - b).norm() <= 1e-12 * (A2.norm() + 1));
+  CHECK(g->stats().factorizations == 1);
+  CHECK(f.stats().factorizations == 1);
+}

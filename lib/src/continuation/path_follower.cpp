@@ -32,7 +32,7 @@ PathFollower::PathFollower(const Problem& problem, const Options& options)
     throw std::logic_error("PathFollower: displacement control needs control_dof in [0, n)");
   K_ = problem_.tangent_pattern();
   work_ = std::make_unique<linalg::SymmetricFactorization>(K_);
-  point_ = std::make_unique<linalg::SymmetricFactorization>(K_);
+  point_ = work_->clone_analysis();  // one symbolic analysis for both
 }
 
 PathFollower::~PathFollower() = default;

@@ -80,6 +80,19 @@ SymmetricFactorization::SymmetricFactorization(const SparseMatrix& pattern) : im
     throw std::runtime_error("SymmetricFactorization: CHOLMOD symbolic analysis failed");
 }
 
+SymmetricFactorization::SymmetricFactorization(const SymmetricFactorization& analysed, CloneTag)
+    : impl_(std::make_unique<Impl>()), n_(analysed.n_) {
+  // Copies the factor (symbolic part, and numeric values if any; status_ stays
+  // Failed so nothing is solved before this object's own factorize()).
+  impl_->L = cholmod_copy_factor(analysed.impl_->L, &impl_->c);
+  if (!impl_->L || impl_->c.status < CHOLMOD_OK)
+    throw std::runtime_error("SymmetricFactorization: CHOLMOD could not copy the symbolic analysis");
+}
+
+std::unique_ptr<SymmetricFactorization> SymmetricFactorization::clone_analysis() const {
+  return std::unique_ptr<SymmetricFactorization>(new SymmetricFactorization(*this, CloneTag{}));
+}
+
 SymmetricFactorization::~SymmetricFactorization() = default;
 
 FactorStatus SymmetricFactorization::factorize(const SparseMatrix& K) {

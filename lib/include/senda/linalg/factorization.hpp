@@ -40,6 +40,11 @@ class SymmetricFactorization {
   SymmetricFactorization(const SymmetricFactorization&) = delete;
   SymmetricFactorization& operator=(const SymmetricFactorization&) = delete;
 
+  // A second, independent factorization object for the same pattern that copies
+  // this one's symbolic analysis (ordering, elimination tree) instead of redoing
+  // it: the analysis costs as much as several numeric factorizations of a sparse K.
+  std::unique_ptr<SymmetricFactorization> clone_analysis() const;
+
   // Numeric factorization of K (same pattern as at construction; only the lower
   // triangle is read).
   FactorStatus factorize(const SparseMatrix& K);
@@ -63,6 +68,8 @@ class SymmetricFactorization {
   const FactorStats& stats() const { return stats_; }
 
  private:
+  struct CloneTag {};
+  SymmetricFactorization(const SymmetricFactorization& analysed, CloneTag);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   int n_ = 0;
