@@ -68,6 +68,20 @@ void check_derivatives(const Problem& p, const Vector& q, double lambda) {
   p.dg_dlambda(q, lambda, dl);
   CHECK(((gp - gm) / (2 * h) - dl).norm() <= 1e-6 * std::max(1.0, dl.norm()));
 
+  // Taylor remainder ‖g(q + εd) − g(q) − εKd‖ = O(ε²): measured order over ε, ε/2.
+  {
+    const Vector d = Vector::LinSpaced(n, 0.9, -0.5);
+    Vector g0(n), g1(n);
+    p.residual(q, lambda, g0);
+    auto remainder = [&](double eps) {
+      p.residual(q + eps * d, lambda, g1);
+      return (g1 - g0 - eps * (K * d)).norm();
+    };
+    const double e1 = remainder(1e-2), e2 = remainder(5e-3);
+    INFO("Taylor remainders " << e1 << " " << e2);
+    if (e1 > 1e-11) CHECK(std::log2(e1 / e2) >= 1.9);
+  }
+
   Vector a = Vector::LinSpaced(n, 0.3, 1.1), b = Vector::LinSpaced(n, -0.7, 0.4);
   Vector exact(n);
   if (!p.tangent_derivative(q, lambda, a, b, exact)) return;  // optional (Model: finite differences)

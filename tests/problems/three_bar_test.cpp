@@ -145,8 +145,14 @@ TEST_CASE("three-bar (reconstruction): imperfect variant P2 = 0.05 at node 3 in 
       REQUIRE(f.start(Vector::Zero(2), 0.0));
       // At P = 0 the bars stay unstretched to first order: v ≈ P2/k₃₄ = 0.125, the
       // exact value smaller because the bars stretch as node 3 moves up.
+      // Exact start: u = 0 by symmetry, v from v (2k(1 − a/√(a² + v²)) + k₃₄) = P₂.
+      double lo = 0.0, hi = 0.05 / kSpring;
+      for (int i = 0; i < 200; ++i) {
+        const double v = 0.5 * (lo + hi);
+        (v * (2 * kBar * (1 - kA / std::hypot(kA, v)) + kSpring) < 0.05 ? lo : hi) = v;
+      }
       const double v0 = f.current().q[1];
-      CHECK(v0 > 0.0);
+      CHECK(v0 == Approx(0.5 * (lo + hi)).epsilon(1e-9));
       CHECK(v0 < 0.05 / kSpring);
       double vmax = v0;
       while (f.advance()) {
@@ -157,6 +163,7 @@ TEST_CASE("three-bar (reconstruction): imperfect variant P2 = 0.05 at node 3 in 
         Vector g(2);
         m->residual(p.q, p.lambda, g);
         CHECK(g.norm() <= 1e-9);
+        CHECK(!f.last_crossing());  // stable symmetric bifurcation: the imperfect path has no critical point
       }
       CHECK(f.termination() != Termination::Diverged);
       CHECK(vmax > v0);  // transverse displacement grows with |P|
