@@ -230,7 +230,7 @@ bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& t
 bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lambda, const StepFrame& frame, const Vector& q_start,
                            double lambda_start, int& iterations, double& residual, std::string& why) {
   const int n = problem_.size();
-  Vector g(n), r(n);
+  Vector g(n), r(n), a(n), b(n), dq(n), delta(n);  // allocated once: n may be 10⁶
   Eigen::MatrixXd rhs(n, 2), sol;
   double increment = INFINITY;
   for (int it = 0;; ++it) {
@@ -258,14 +258,16 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
     rhs.col(0) = -g;
     rhs.col(1) = r;
     work_->solve(rhs, sol);
-    const Vector dq = q - q_start;
+    a = sol.col(0);
+    b = sol.col(1);
+    dq = q - q_start;
     const double dl = lambda - lambda_start;
-    const std::optional<double> dlam = constraint.correction(frame, dq, dl, sol.col(0), sol.col(1));
+    const std::optional<double> dlam = constraint.correction(frame, dq, dl, a, b);
     if (!dlam || !std::isfinite(*dlam)) {
       why = "constraint has no real solution (complex roots)";
       return false;
     }
-    const Vector delta = sol.col(0) + *dlam * sol.col(1);
+    delta = a + *dlam * b;
     q += delta;
     lambda += *dlam;
     increment = scaling_.norm(delta, *dlam);
