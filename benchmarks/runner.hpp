@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <ctime>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -32,6 +33,7 @@ inline nlohmann::json run_path(const std::string& name, const Problem& problem, 
                                const Vector& q0, double lambda0, const StopRule& stop = {}) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
+  const std::clock_t c0 = std::clock();
   continuation::PathFollower f(problem, options);
   const double setup = std::chrono::duration<double>(Clock::now() - t0).count();
   std::string reason;
@@ -45,6 +47,7 @@ inline nlohmann::json run_path(const std::string& name, const Problem& problem, 
     }
   }
   const double total = std::chrono::duration<double>(Clock::now() - t0).count();
+  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
   if (reason.empty()) reason = std::string(continuation::to_string(f.termination())) + ": " + f.message();
   const linalg::FactorStats fs = f.factor_stats();
   const continuation::Stats& st = f.stats();
@@ -70,7 +73,8 @@ inline nlohmann::json run_path(const std::string& name, const Problem& problem, 
                  {"solves", fs.solve_seconds},
                  {"other", other},
                  {"setup", setup},
-                 {"start", start}};
+                 {"start", start},
+                 {"cpu_total", cpu}};
   j["other_fraction"] = total > 0 ? (other + st.assembly_seconds) / total : 0.0;  // outside factorization and solves
   j["time_per_point_s"] = points > 0 ? total / points : 0.0;
   j["peak_rss_mib"] = peak_rss_mib();
