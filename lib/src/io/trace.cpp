@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 
+#include <fmt/core.h>
+
 #include "senda/linalg/factorization.hpp"
 
 namespace senda::io {
@@ -28,13 +30,17 @@ void TraceRun::check_mechanism() const {
   m.tangent(Vector::Zero(m.size()), 0.0, K);
   linalg::SymmetricFactorization f(K);
   linalg::FactorStatus st = f.factorize(K);
-  // A mechanism gives an exactly zero pivot, or one at rounding level.
-  if (st == linalg::FactorStatus::Ok && f.pivot_ratio() >= 1e-13) return;
+  // A mechanism gives an exactly zero pivot, or one at rounding level relative
+  // to the largest (a stiffness contrast of 1e14 between members is not a model).
+  constexpr double kRoundingPivot = 1e-14;
+  if (st == linalg::FactorStatus::Ok && f.pivot_ratio() >= kRoundingPivot) return;
   const std::string file = setup_.config_file.string();
   if (st != linalg::FactorStatus::Singular || f.first_zero_pivot() < 0) {
     throw ConfigError(file, 0, "model.fix",
                       "the structure is a mechanism or is not supported: the tangent stiffness is " +
-                          std::string(st == linalg::FactorStatus::Ok ? "nearly singular" : linalg::to_string(st)) +
+                          (st == linalg::FactorStatus::Ok
+                               ? "nearly singular (smallest/largest pivot " + fmt::format("{:.3g}", f.pivot_ratio()) + ")"
+                               : std::string(linalg::to_string(st))) +
                           " at the undeformed state; add supports (fix) or elements");
   }
   // Every free dof: hold the one found with a stiff diagonal entry, factorize
