@@ -75,13 +75,23 @@ class QuadraticConstraint final : public Constraint {
   std::optional<double> correction(const StepFrame& f, const Vector& dq, double dl, const Vector& a,
                                    const Vector& b) const override {
     // ‖w⊙(Δq + a + δλ b)‖² + ψ²(Δλ + δλ)² = Δs²  →  a₁ δλ² + a₂ δλ + a₃ = 0.
-    const Eigen::ArrayXd& w = f.scaling->w.array();
-    const Eigen::ArrayXd u = w * (dq + a).array();
-    const Eigen::ArrayXd wb = w * b.array();
+    // One pass, no temporaries (n may be 10⁶): with u = w⊙(Δq + a), wb = w⊙b,
+    // also the two sums that give the alignment of the new increment with Δq.
+    const Vector& w = f.scaling->w;
     const double p2 = psi2(f);
-    const double a1 = (wb * wb).sum() + p2;
-    const double a2 = 2.0 * ((u * wb).sum() + p2 * dl);
-    const double a3 = (u * u).sum() + p2 * dl * dl - f.ds * f.ds;
+    double bb = 0, ub = 0, uu = 0, ud = 0, bd = 0;
+    for (Eigen::Index i = 0; i < w.size(); ++i) {
+      const double w2 = w[i] * w[i];
+      const double u = dq[i] + a[i];
+      bb += w2 * b[i] * b[i];
+      ub += w2 * u * b[i];
+      uu += w2 * u * u;
+      ud += w2 * u * dq[i];
+      bd += w2 * b[i] * dq[i];
+    }
+    const double a1 = bb + p2;
+    const double a2 = 2.0 * (ub + p2 * dl);
+    const double a3 = uu + p2 * dl * dl - f.ds * f.ds;
     if (a1 <= 0.0) return std::nullopt;
     const double disc = a2 * a2 - 4.0 * a1 * a3;
     if (disc < 0.0 || !std::isfinite(disc)) return std::nullopt;
@@ -90,10 +100,10 @@ class QuadraticConstraint final : public Constraint {
     const double qq = -0.5 * (a2 + std::copysign(sq, a2));
     double r1 = qq / a1;
     double r2 = qq != 0.0 ? a3 / qq : r1;
-    // The root whose new increment is closest in direction to the current one.
-    auto alignment = [&](double dlam) {
-      return f.scaling->dot(dq + a + dlam * b, dl + dlam, dq, dl);
-    };
+    // The root whose new increment is closest in direction to the current one:
+    // (Δq + a + δλ b, Δλ + δλ) · (Δq, Δλ) in the scaled inner product.
+    const double psi_sq = f.scaling->psi * f.scaling->psi;
+    auto alignment = [&](double dlam) { return ud + dlam * bd + psi_sq * (dl + dlam) * dl; };
     return alignment(r1) >= alignment(r2) ? r1 : r2;
   }
   std::optional<double> predictor_length(const StepFrame& f) const override {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace senda::continuation {
@@ -24,6 +25,19 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 bool finite(const Vector& v) { return v.allFinite(); }
 }  // namespace
+
+double abs_product_norm(const SparseMatrix& K, const Vector& q) {
+  // ‖ |K| |q| ‖: the size of the terms whose sum is K q. Round-off keeps ‖g‖ above
+  // eps times this, however small ‖r‖ is (Bratu at large N: r = h² e^u → 0).
+  // K is symmetric with both triangles stored, so row i of |K| is column i.
+  double sum2 = 0.0;
+  for (int j = 0; j < K.outerSize(); ++j) {
+    double s = 0.0;
+    for (SparseMatrix::InnerIterator it(K, j); it; ++it) s += std::abs(it.value()) * std::abs(q[it.row()]);
+    sum2 += s * s;
+  }
+  return std::sqrt(sum2);
+}
 
 PathFollower::PathFollower(const Problem& problem, const Options& options)
     : problem_(problem), options_(options), constraint_(make_constraint(options.constraint)) {
@@ -230,9 +244,19 @@ bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& t
 bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lambda, const StepFrame& frame, const Vector& q_start,
                            double lambda_start, int& iterations, double& residual, std::string& why) {
   const int n = problem_.size();
-  Vector g(n), r(n), a(n), b(n), dq(n), delta(n);  // allocated once: n may be 10⁶
-  Eigen::MatrixXd rhs(n, 2), sol;
-  double increment = INFINITY;
+  // Work vectors are members, allocated once per follower: n may be 10⁶, and a
+  // fresh block of that size costs page faults on every use.
+  Vector& g = g_;
+  Vector& r = r_work_;
+  Vector& a = a_;
+  Vector& b = b_;
+  Vector& dq = dq_;
+  Vector& delta = delta_;
+  Eigen::MatrixXd& rhs = rhs_;
+  Eigen::MatrixXd& sol = sol_;
+  for (Vector* v : {&g, &r, &a, &b, &dq, &delta}) v->resize(n);
+  rhs.resize(n, 2);
+  double increment = INFINITY, previous_increment = INFINITY, term_scale = 0.0;
   for (int it = 0;; ++it) {
     eval_residual(q, lambda, g);
     if (!finite(g)) {
@@ -241,9 +265,16 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
     }
     residual = g.norm();
     load_vector(q, lambda, r);
-    const double scale = std::max(residual_scale(lambda), r.norm() * std::max(1.0, std::abs(lambda)));
-    if (it > 0 && residual <= options_.residual_tolerance * scale &&
-        increment <= options_.increment_tolerance * std::max(frame.ds, 1e-300)) {
+    const double scale =
+        std::max({residual_scale(lambda), r.norm() * std::max(1.0, std::abs(lambda)), term_scale});
+    // The increment test, or, once the residual test holds and the increment is
+    // below 1e-6 Δs but no longer decreasing, the round-off floor of Newton (steps of
+    // 1e-5 on a stiff structure: the increments stagnate at eps-level noise).
+    const bool small_increment =
+        increment <= std::max(options_.increment_tolerance * frame.ds,
+                              64.0 * std::numeric_limits<double>::epsilon() * scaling_.norm(q, lambda)) ||
+        (increment <= 1e-6 * frame.ds && increment >= 0.5 * previous_increment);
+    if (it > 0 && residual <= options_.residual_tolerance * scale && small_increment) {
       iterations = it;
       return true;
     }
@@ -255,6 +286,7 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
       why = singular_message(*work_);
       return false;
     }
+    term_scale = abs_product_norm(K_, q);
     rhs.col(0) = -g;
     rhs.col(1) = r;
     work_->solve(rhs, sol);
@@ -270,6 +302,7 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
     delta = a + *dlam * b;
     q += delta;
     lambda += *dlam;
+    previous_increment = increment;
     increment = scaling_.norm(delta, *dlam);
     ++stats_.newton_iterations;
   }

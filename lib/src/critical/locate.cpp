@@ -201,8 +201,11 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     const double pn = std::max(phi.norm(), std::numeric_limits<double>::min());
     // Scaled residual (eq. 4.8). The load scale is ‖r‖, floored by the path's force
     // scale so that it stays meaningful where r vanishes (a trivial path).
-    const double force_scale = std::max(rn * std::max(1.0, std::abs(lambda)), options.force_scale);
-    const double load_scale = std::max(rn, force_scale / std::max(1.0, std::abs(lambda)));
+    // ‖ |K| |q| ‖ bounds the round-off of G1 (eq. 2.9), but says nothing of the size
+    // of r: the load scale of G4 and of the classification uses ‖r‖ and the floor only.
+    const double force_scale = std::max(
+        {rn * std::max(1.0, std::abs(lambda)), options.force_scale, continuation::abs_product_norm(K, q)});
+    const double load_scale = std::max(rn, options.force_scale / std::max(1.0, std::abs(lambda)));
     double res = std::max({G1.norm() / force_scale, G2.norm() / (rho * pn), std::abs(G3)});
     if (spb) res = std::max(res, std::abs(G4) / (load_scale * pn));
     cp.residual_history.push_back(res);
@@ -230,7 +233,10 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     // Start as a limit point; switch to SPB when φᵀr vanishes or SPL converges only linearly.
     if (!spb) {
       const auto& h = cp.residual_history;
-      const bool linear = it >= 2 && h[it] > 0.2 * h[it - 1] && h[it - 1] < 0.1;
+      // Linear convergence: two successive ratios above 0.2 in the asymptotic range,
+      // with φᵀr already small (at a limit point it stays O(1)).
+      const bool linear = it >= 3 && h[it] > 0.2 * h[it - 1] && h[it - 1] > 0.2 * h[it - 2] && h[it - 1] < 1e-2 &&
+                          cp.phi_dot_r < 0.1;
       if (cp.phi_dot_r < options.bifurcation_tolerance || linear) {
         spb = true;
         cp.residual_history.back() = std::max(res, cp.phi_dot_r);

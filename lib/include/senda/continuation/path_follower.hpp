@@ -38,7 +38,8 @@ struct Options {
   int target_iterations = 4;             // N_target of eq. (2.8)
   int max_iterations = 15;               // Newton iterations before a step is cut
   double residual_tolerance = 1e-10;     // ‖g‖ ≤ tol · max(‖r‖ max(1,|λ|), ‖g(0,0)‖)
-  double increment_tolerance = 1e-9;     // ‖δy‖ (scaled) ≤ tol · Δs
+  double increment_tolerance = 1e-9;     // ‖δy‖ (scaled) ≤ max(tol · Δs, 64 eps ‖y‖): the
+                                         // floor lets steps near round-off size converge
   int max_steps = 200;
   // The path stops when λ crosses lambda_min downwards or lambda_max upwards.
   double lambda_min = -std::numeric_limits<double>::infinity();
@@ -81,6 +82,9 @@ struct Stats {
   long residual_evaluations = 0, tangent_assemblies = 0;
   double assembly_seconds = 0.0;
 };
+
+// ‖ |K| |q| ‖ (entrywise absolute values): a force scale of the terms of K q (eq. 2.9).
+double abs_product_norm(const SparseMatrix& K, const Vector& q);
 
 class PathFollower {
  public:
@@ -127,7 +131,8 @@ class PathFollower {
   // Force scale that makes residuals relative (eq. 2.9):
   //   max(‖r₀‖ max(1, |λ|), ‖g(q₀, λ₀)‖, F₀), F₀ = mean |diag K(q₀)| (a unit displacement's force)
   // used only when r₀ = 0 (a load that enters through the geometry, as in the
-  // rigid-bar models, where the trivial path has no load vector at all).
+  // rigid-bar models, where the trivial path has no load vector at all). The
+  // corrector also takes ‖r(q, λ)‖ max(1, |λ|) and ‖ |K| |q| ‖ at the iterate.
   double residual_scale(double lambda) const;
 
  private:
@@ -155,6 +160,8 @@ class PathFollower {
   PathPoint current_, previous_;
   std::optional<Crossing> crossing_;
   Vector tq_, r_;
+  Vector g_, r_work_, a_, b_, dq_, delta_;  // corrector work space
+  Eigen::MatrixXd rhs_, sol_;
   double tl_ = 0.0;
   double ds_ = 0.0, ds0_ = 0.0, ds_min_ = 0.0, ds_max_ = 0.0;
   double load_norm_ = 0.0, initial_unbalance_ = 0.0, stiffness_floor_ = 0.0;
