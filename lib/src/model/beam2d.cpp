@@ -84,7 +84,7 @@ void Beam2D::compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::Ma
   const Eigen::Vector3d s = D.cwiseProduct(g.e);  // (N, Q, M)
   const double N = s[0], Q = s[1];
 
-  // B = ∂e/∂u_e, columns (u₁ₓ, u₁ᵧ, θ₁, u₂ₓ, u₂ᵧ, θ₂).
+  // B = ∂e/∂u_e (B.3), columns (u₁ₓ, u₁ᵧ, θ₁, u₂ₓ, u₂ᵧ, θ₂).
   Mat36 B = Mat36::Zero();
   B.block<1, 2>(0, 0) = -g.t.transpose() / L0_;
   B.block<1, 2>(0, 3) = g.t.transpose() / L0_;
@@ -98,7 +98,7 @@ void Beam2D::compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::Ma
   if (f_e) *f_e = L0_ * (B.transpose() * s);
   if (K_e) {
     Mat6 K = B.transpose() * D.asDiagonal() * B;
-    // Geometric part G = N ∂²ε/∂u² + Q ∂²γ/∂u² (header).
+    // Geometric part G = N ∂²ε/∂u² + Q ∂²γ/∂u² (B.5).
     const Eigen::Vector2d c = (N * g.n - Q * g.t) / (2.0 * L0_);
     const double gtt = -0.25 * (N * (1.0 + eps) + Q * gam);
     for (int a = 0; a < 2; ++a) {

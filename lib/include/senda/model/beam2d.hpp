@@ -2,7 +2,7 @@
 // Two-node geometrically exact (Simo–Reissner) plane beam: linear interpolation of
 // displacements and rotation, one-point (reduced) integration, so no shear locking.
 // Simo & Vu-Quoc (1986); Crisfield vol. 1 (1991) §7.4; Cardona & Géradin (1988).
-// Formulation and tests: docs/notes/beam.md.
+// Formulation and tests: docs/notes/beam.md, whose equation numbers (B.n) are cited.
 //
 // Notation                                   code
 //   u_e = (u₁ₓ, u₁ᵧ, θ₁, u₂ₓ, u₂ᵧ, θ₂)          local vector, dofs() order (ux, uy, rz per node)
@@ -15,11 +15,11 @@
 // Strains at the Gauss point, e = (ε, γ, κ):
 //   ε = t·x' − 1     axial
 //   γ = n·x'         shear
-//   κ = (θ₂ − θ₁)/L₀ bending
+//   κ = (θ₂ − θ₁)/L₀ bending                                        (beam.md B.1)
 // Energy (one-point rule, exact for the constant κ; D = diag(EA, GA_s, EI)):
-//   W = L₀ · ½ eᵀ D e,     s = D e = (N, Q, M)
+//   W = L₀ · ½ eᵀ D e,     s = D e = (N, Q, M)                          (B.2)
 // Force and tangent by the chain rule, B = ∂e/∂u_e (3 × 6):
-//   f_e = L₀ Bᵀ s,   K_e = L₀ (Bᵀ D B + N ∂²ε/∂u² + Q ∂²γ/∂u²)       (κ is linear in u_e)
+//   f_e = L₀ Bᵀ s,   K_e = L₀ (Bᵀ D B + N ∂²ε/∂u² + Q ∂²γ/∂u²)       (B.3; κ is linear in u_e)
 //            ∂/∂u₁      ∂/∂θ₁        ∂/∂u₂      ∂/∂θ₂
 //   B = [  −tᵀ/L₀     γ/2        tᵀ/L₀     γ/2     ]   ε
 //       [  −nᵀ/L₀   −(1+ε)/2     nᵀ/L₀   −(1+ε)/2  ]   γ
@@ -27,9 +27,9 @@
 // The only non-zero second derivatives of ε and γ couple a translation u_a with a
 // rotation θ_i, or two rotations (σ₁ = −1, σ₂ = +1 the sign of node a):
 //   ∂²ε/∂u_a∂θ_i = σ_a n/(2L₀),   ∂²γ/∂u_a∂θ_i = −σ_a t/(2L₀)
-//   ∂²ε/∂θ_i∂θ_j = −(1+ε)/4,      ∂²γ/∂θ_i∂θ_j = −γ/4
+//   ∂²ε/∂θ_i∂θ_j = −(1+ε)/4,      ∂²γ/∂θ_i∂θ_j = −γ/4                   (B.4)
 // so the geometric part G = N ∂²ε + Q ∂²γ is
-//   G(u_a, θ_i) = σ_a (N n − Q t)/(2L₀),   G(θ_i, θ_j) = −(N(1+ε) + Q γ)/4
+//   G(u_a, θ_i) = σ_a (N n − Q t)/(2L₀),   G(θ_i, θ_j) = −(N(1+ε) + Q γ)/4   (B.5)
 // and K_e is symmetric. Rotations are additive in the plane: θ is not wrapped,
 // any value (beyond π) is valid. Rigid motions (translation, rotation by α of the
 // positions with α added to both θ) leave e = 0 exactly.
