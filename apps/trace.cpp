@@ -26,7 +26,9 @@ namespace {
 volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_signal(int) { g_stop = 1; }
 
-constexpr const char* kUsage = "usage: trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--help] [section.key=value ...]";
+constexpr const char* kUsage =
+    "usage: trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch BP1,BP3] [--help]\n"
+    "             [section.key=value ...]";
 
 constexpr const char* kExitCodes =
     "exit codes:\n"
@@ -39,8 +41,10 @@ constexpr const char* kExitCodes =
 void print_help(const po::options_description& opts) {
   fmt::print("{}\n\n", kUsage);
   fmt::print(
-      "Follows the equilibrium path of the structure in FILE.cfg through limit points\n"
-      "and writes DIR/path.csv (one row per converged point) and DIR/summary.json.\n"
+      "Follows the equilibrium path of the structure in FILE.cfg through limit points,\n"
+      "locates every critical point (limit or bifurcation) on it, follows the secondary\n"
+      "branches of its bifurcation points, and writes DIR/path.csv (one row per converged\n"
+      "point, with its branch), DIR/summary.json and DIR/modes/<id>.csv.\n"
       "DIR defaults to results/<FILE stem>; an existing DIR is refused unless --overwrite.\n\n");
   std::ostringstream o;
   o << opts;
@@ -55,9 +59,9 @@ void print_help(const po::options_description& opts) {
              senda::io::format_option_table());
 }
 
-std::string format_values(const senda::io::TraceRun& run, const senda::continuation::PathPoint& p) {
+std::string format_values(const senda::io::TraceRun& run, const Eigen::VectorXd& q) {
   std::string s;
-  const std::vector<double> u = run.tracked(p);
+  const std::vector<double> u = run.tracked(q);
   for (std::size_t i = 0; i < u.size(); ++i) s += fmt::format("  {}={:+.6e}", run.setup().track[i].column, u[i]);
   return s;
 }
@@ -67,12 +71,15 @@ std::string format_values(const senda::io::TraceRun& run, const senda::continuat
 int main(int argc, char** argv) {
   std::string cfg, out;
   std::vector<std::string> overrides;
-  bool overwrite = false, quiet = false;
+  bool overwrite = false, quiet = false, primary_only = false;
+  std::string switch_at;
   po::options_description opts("options");
   opts.add_options()("help,h", "print this help, the exit codes and every configuration key")(
       "out,o", po::value<std::string>(&out), "results directory (default: results/<FILE stem>)")(
       "overwrite", po::bool_switch(&overwrite), "replace the results in an existing directory")(
-      "quiet,q", po::bool_switch(&quiet), "no progress lines, only the closing summary");
+      "quiet,q", po::bool_switch(&quiet), "no progress lines, only the closing summary")(
+      "primary-only", po::bool_switch(&primary_only), "trace the primary path only (branches.switch=false)")(
+      "switch", po::value<std::string>(&switch_at), "switch branches only at these points, e.g. BP1,BP3 (branches.at)");
   po::options_description hidden;
   hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
   po::options_description all;
@@ -106,6 +113,8 @@ int main(int argc, char** argv) {
                  kUsage);
       return 2;
     }
+  if (primary_only) overrides.push_back("branches.switch=false");
+  if (!switch_at.empty()) overrides.push_back("branches.at=" + switch_at);
   const fs::path out_dir = out.empty() ? fs::path("results") / fs::path(cfg).stem() : fs::path(out);
 
   try {
@@ -128,13 +137,34 @@ int main(int argc, char** argv) {
         fmt::print("{}: {} unknowns, constraint {}\n", r.setup().problem_name, r.setup().model->size(),
                    senda::continuation::to_string(r.setup().options.constraint));
         fmt::print("step {:>5}  lambda={:+.9e}{}  it={:>2}  ds={:.3e}  neg={}\n", p.index, p.lambda,
-                   format_values(r, p), p.iterations, p.step_length, p.negative_pivots);
+                   format_values(r, p.q), p.iterations, p.step_length, p.negative_pivots);
         std::fflush(stdout);
       };
       ev.on_point = [](const senda::io::TraceRun& r, const senda::continuation::PathPoint& p) {
-        fmt::print("step {:>5}  lambda={:+.9e}{}  it={:>2}  ds={:.3e}  neg={}\n", p.index, p.lambda,
-                   format_values(r, p), p.iterations, p.step_length, p.negative_pivots);
+        const std::string b = r.current_branch() > 0 ? fmt::format("b{} ", r.current_branch()) : "";
+        fmt::print("{}step {:>5}  lambda={:+.9e}{}  it={:>2}  ds={:.3e}  neg={}\n", b, p.index, p.lambda,
+                   format_values(r, p.q), p.iterations, p.step_length, p.negative_pivots);
         std::fflush(stdout);
+      };
+      ev.on_critical = [](const senda::io::TraceRun& r, const senda::critical::CriticalPoint& cp, bool is_new) {
+        if (!is_new) {
+          fmt::print("  branch {} meets {} (located before): the branch ends there\n", r.current_branch(), cp.id);
+          return;
+        }
+        if (cp.converged)
+          fmt::print("  {} {} point: lambda = {:.12g}{}  ({} in {} iterations, residual {:.1e})\n", cp.id,
+                     senda::critical::to_string(cp.kind), cp.lambda, format_values(r, cp.q), cp.system,
+                     cp.newton_iterations, cp.residual);
+        else
+          fmt::print("  {} {}: not located: {} (bracket lambda in [{:.9g}, {:.9g}])\n", cp.id,
+                     senda::critical::to_string(cp.kind), cp.message, cp.lambda_before, cp.lambda_after);
+        if (cp.abe && cp.abe->valid)
+          fmt::print("     bifurcation equation: A = {:.6g}, B1 = {:.6g}, B2 = {:.6g}, C = {:.6g}: {}\n", cp.abe->A,
+                     cp.abe->B1, cp.abe->B2, cp.abe->C, cp.abe->message);
+      };
+      ev.on_branch_start = [](const senda::io::TraceRun&, const senda::critical::Branch& b) {
+        fmt::print("branch {}: from {} along {}its secondary tangent (parent branch {})\n", b.id, b.start_point,
+                   b.direction > 0 ? "+" : "-", b.parent);
       };
       ev.on_crossing = [](const senda::io::TraceRun&, const senda::continuation::Crossing& c) {
         fmt::print("  crossing between points {} and {}: lambda in [{:.9g}, {:.9g}], negative pivots {} -> {}{}\n",
@@ -148,11 +178,38 @@ int main(int argc, char** argv) {
                senda::continuation::to_string(s.termination), s.message);
     fmt::print("  lambda in [{:.9g}, {:.9g}], {} Newton iterations, {} factorizations, {:.3f} s\n", s.lambda_min,
                s.lambda_max, s.newton_iterations, s.factorizations, s.wall_time_s);
-    if (s.crossings.empty()) fmt::print("  no crossings (no change of det K sign or inertia)\n");
-    for (const auto& c : s.crossings)
-      fmt::print("  crossing: points {}-{}, lambda in [{:.9g}, {:.9g}], negative pivots {} -> {}{}\n", c.point_before,
-                 c.point_after, c.lambda_before, c.lambda_after, c.negative_pivots_before, c.negative_pivots_after,
-                 c.det_sign_changed ? ", det sign changed" : "");
+    if (s.crossings.empty()) fmt::print("  no crossings (no change of det K sign, inertia or bordered determinant)\n");
+    for (std::size_t k = 0; k < s.crossings.size(); ++k) {
+      const auto& c = s.crossings[k];
+      fmt::print("  crossing: branch {}, points {}-{}, lambda in [{:.9g}, {:.9g}], negative pivots {} -> {}{}\n",
+                 s.crossing_branches[k], c.point_before, c.point_after, c.lambda_before, c.lambda_after,
+                 c.negative_pivots_before, c.negative_pivots_after, c.det_sign_changed ? ", det sign changed" : "");
+    }
+    if (!s.critical_points.empty()) {
+      fmt::print("\n  critical points:\n  {:<5} {:<12} {:>20} {:>6}  {}\n", "id", "kind", "lambda", "iter",
+                 "status");
+      for (std::size_t k = 0; k < s.critical_points.size(); ++k) {
+        const auto& cp = s.critical_points[k];
+        std::string u;
+        for (std::size_t i = 0; i < s.critical_tracked[k].size(); ++i)
+          u += fmt::format("  {}={:+.9e}", s.track_columns[i], s.critical_tracked[k][i]);
+        std::string kind = senda::critical::to_string(cp.kind);
+        if (cp.abe && cp.abe->valid) kind += cp.abe->symmetric ? " (sym)" : " (asym)";
+        fmt::print("  {:<5} {:<12} {:>20.12g} {:>6}  {}{}\n", cp.id, kind, cp.lambda, cp.newton_iterations,
+                   cp.converged ? "located" : "NOT located: " + cp.message, u);
+      }
+    }
+    if (s.branches.size() > 1) {
+      fmt::print("\n  branches:\n");
+      for (const auto& b : s.branches) {
+        const std::string indent(2 * static_cast<std::size_t>(b.depth) + 4, ' ');
+        if (b.id == 0)
+          fmt::print("{}0 primary path: {} points, {}\n", indent, b.points + 1, b.termination);
+        else
+          fmt::print("{}{} from {} ({}): {} points, {}{}\n", indent, b.id, b.start_point, b.direction > 0 ? "+" : "-",
+                     b.points + 1, b.termination, b.end_point.empty() ? "" : " at " + b.end_point);
+      }
+    }
     fmt::print("  results in {}\n", out_dir.string());
     return senda::io::exit_code(s.termination);
   } catch (const senda::io::ConfigError& e) {

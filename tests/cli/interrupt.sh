@@ -24,7 +24,7 @@ for sig in INT TERM; do
   wait $pid; rc=$?
   [ $rc -eq 130 ] || die "SIG$sig: exit $rc, expected 130: $(cat "$work/$sig.log")"
   grep -q '"termination": "interrupted"' "$work/$sig/summary.json" || die "SIG$sig: summary not interrupted"
-  points=$(sed -n 's/.*"points": \([0-9]*\).*/\1/p' "$work/$sig/summary.json")
+  points=$(sed -n 's/^  "points": \([0-9]*\).*/\1/p' "$work/$sig/summary.json")
   rows=$(($(wc -l < "$work/$sig/path.csv") - 1))
   [ "$rows" = "$points" ] || die "SIG$sig: $rows rows, $points points"
   echo "ok SIG$sig after $rows points"

@@ -13,11 +13,11 @@ cfg="$src/problems/von-mises.cfg"
 header=$(head -n 1 "$work/a/path.csv")
 [ "$header" = "point,branch,lambda,u_2_uy,iterations,residual,step_length,det_sign,negative_pivots" ] || die "header: $header"
 grep -q '"termination": "completed"' "$work/a/summary.json" || die "termination not completed"
-points=$(sed -n 's/.*"points": \([0-9]*\).*/\1/p' "$work/a/summary.json")
+points=$(sed -n 's/^  "points": \([0-9]*\).*/\1/p' "$work/a/summary.json")
 rows=$(($(wc -l < "$work/a/path.csv") - 1))
 [ "$rows" = "$points" ] || die "path.csv has $rows rows, summary says $points points"
 [ "$rows" -gt 10 ] || die "only $rows rows"
-grep -q '"critical_points": \[\]' "$work/a/summary.json" || die "no critical_points array"
+grep -q '"id": "LP1"' "$work/a/summary.json" || die "the limit point LP1 is not in critical_points"
 grep -q '"det_sign_changed": true' "$work/a/summary.json" || die "the limit point crossing was not recorded"
 [ ! -e "$work/a/summary.json.tmp" ] || die "temporary summary left behind"
 echo "ok run: $rows points"

@@ -1,6 +1,7 @@
 // The trace driver through the C++ API: results files, events, interruption,
 // a mechanism refused before anything is written.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -74,7 +75,16 @@ TEST_CASE("trace driver: von Mises through both limit points", "[io][trace]") {
   CHECK(csv.rfind("point,branch,lambda,u_2_uy,iterations,residual,step_length,det_sign,negative_pivots\n0,0,0,0,", 0) == 0);
   const std::string json = slurp(dir / "summary.json");
   CHECK_THAT(json, Catch::Contains("\"termination\": \"completed\""));
-  CHECK_THAT(json, Catch::Contains("\"critical_points\": []"));
+  // Both limit points located (closed form (2/(3√3)) EA (h/L₀)³, h = 0.5, L₀² = 1.25).
+  const double PL = 2.0 / (3.0 * std::sqrt(3.0)) * std::pow(0.5 / std::sqrt(1.25), 3);
+  REQUIRE(s.critical_points.size() == 2);
+  CHECK(s.critical_points[0].id == "LP1");
+  CHECK(std::abs(s.critical_points[0].lambda - PL) <= 1e-10 * PL);
+  CHECK(s.critical_points[1].id == "LP2");
+  CHECK(std::abs(s.critical_points[1].lambda + PL) <= 1e-10 * PL);
+  CHECK_THAT(json, Catch::Contains("\"id\": \"LP1\""));
+  CHECK_THAT(json, Catch::Contains("\"kind\": \"limit\""));
+  CHECK(fs::exists(dir / "modes" / "LP1.csv"));
   CHECK_THAT(json, Catch::Contains("\"points\": " + std::to_string(s.points) + ","));
   CHECK_FALSE(fs::exists(dir / "summary.json.tmp"));
 

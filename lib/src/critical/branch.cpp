@@ -166,7 +166,8 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
   absorb(f);
 }
 
-void BranchExplorer::switch_at(const Pending& p, ExplorerEvents& events, std::vector<Pending>& queue) {
+void BranchExplorer::switch_at(const Pending p, ExplorerEvents& events, std::vector<Pending>& queue) {
+  // p by value: tracing appends to queue, which may move its elements.
   if (finder_.points()[p.point].switched) return;
   finder_.points()[p.point].switched = true;
   // Copies: tracing appends to the finder's points and may move them.

@@ -368,6 +368,31 @@ void Builder::read_continuation(Setup& s) {
   k.tolerance = *c_.real("critical.tolerance");
   k.max_iterations = static_cast<int>(*c_.integer("critical.max_iterations"));
   k.bifurcation_tolerance = *c_.real("critical.bifurcation_tolerance");
+
+  BranchSettings& b = s.branches;
+  b.enabled = *c_.boolean("branches.switch");
+  if (const Entry* e = c_.find("branches.at")) {
+    std::string id;
+    for (char ch : e->value + ",") {
+      if (ch != ',' && ch != ' ') {
+        id += ch;
+        continue;
+      }
+      if (id.empty()) continue;
+      const bool ok = id.size() > 2 && (id.rfind("BP", 0) == 0) &&
+                      id.find_first_not_of("0123456789", 2) == std::string::npos;
+      if (!ok)
+        throw ConfigError(e->file, e->line, e->key, "'" + id + "' is not a bifurcation point id",
+                          "BP1, BP2, ... separated by commas");
+      b.at.push_back(id);
+      id.clear();
+    }
+  }
+  b.max_depth = static_cast<int>(*c_.integer("branches.max_depth"));
+  const std::string dir = *c_.text("branches.direction");
+  b.direction = dir == "positive" ? 1 : dir == "negative" ? -1 : 0;
+  b.max_branches = static_cast<int>(*c_.integer("branches.max_branches"));
+  b.symmetric_tolerance = *c_.real("branches.symmetric_tolerance");
 }
 
 void Builder::read_output(Setup& s) {

@@ -84,6 +84,19 @@ const std::vector<OptionSpec>& option_table() {
        "critical points: Newton iterations on the augmented system"},
       {"critical.bifurcation_tolerance", T::Real, "1e-6", "(0, 1)", false,
        "critical points: |phi.r|/(|phi||r|) below this classifies a bifurcation"},
+      // [branches]  branch switching at located simple bifurcation points (lib/critical/branch)
+      {"branches.switch", T::Bool, "true", nullptr, false,
+       "branches: trace the secondary branches of located simple bifurcation points (false: primary path only)"},
+      {"branches.at", T::Text, nullptr, "ids, e.g. BP1,BP3", false,
+       "branches: switch only at these points (default: every bifurcation point)"},
+      {"branches.max_depth", T::Integer, "2", "[0, 20]", false,
+       "branches: depth of the branch tree (primary path = 0; branches of branches = 2)"},
+      {"branches.direction", T::Choice, "both", "both|positive|negative", false,
+       "branches: which half of each secondary branch to trace, along +/- its tangent"},
+      {"branches.max_branches", T::Integer, "32", "[1, 10000]", false,
+       "branches: at most this many branches in one run"},
+      {"branches.symmetric_tolerance", T::Real, "1e-5", "(0, 1)", false,
+       "branches: |C| <= tol max(|A|,|B|) classifies a bifurcation as symmetric"},
   };
   return table;
 }

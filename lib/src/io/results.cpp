@@ -33,6 +33,9 @@ void prepare_output_dir(const fs::path& dir, bool overwrite) {
       fs::remove(dir / f, ec);
       if (ec) throw ConfigError((dir / f).string(), 0, "", "cannot remove the old result: " + ec.message());
     }
+    // The mode files of the old run (Senda's own directory).
+    fs::remove_all(dir / "modes", ec);
+    if (ec) throw ConfigError((dir / "modes").string(), 0, "", "cannot remove the old modes: " + ec.message());
     return;
   }
   fs::create_directories(dir, ec);
@@ -82,8 +85,10 @@ std::string summary_json(const TraceSummary& s) {
   j["failed_steps"] = s.failed_steps;
   j["factorizations"] = s.factorizations;
   ordered_json crossings = ordered_json::array();
-  for (const continuation::Crossing& c : s.crossings) {
+  for (std::size_t k = 0; k < s.crossings.size(); ++k) {
+    const continuation::Crossing& c = s.crossings[k];
     ordered_json x;
+    x["branch"] = k < s.crossing_branches.size() ? s.crossing_branches[k] : 0;
     x["point_before"] = c.point_before;
     x["point_after"] = c.point_after;
     x["lambda_before"] = c.lambda_before;
@@ -91,11 +96,86 @@ std::string summary_json(const TraceSummary& s) {
     x["negative_pivots_before"] = c.negative_pivots_before;
     x["negative_pivots_after"] = c.negative_pivots_after;
     x["det_sign_changed"] = c.det_sign_changed;
+    x["bordered_sign_changed"] = c.bordered_sign_changed;
     crossings.push_back(x);
   }
   j["crossings"] = crossings;
-  // Located critical points: filled by lib/critical (the lead), one object per point.
-  j["critical_points"] = ordered_json::array();
+  auto displacements = [&](const std::vector<double>& u) {
+    ordered_json d = ordered_json::object();
+    for (std::size_t k = 0; k < u.size() && k < s.track_columns.size(); ++k) d[s.track_columns[k]] = u[k];
+    return d;
+  };
+  ordered_json cps = ordered_json::array();
+  for (std::size_t k = 0; k < s.critical_points.size(); ++k) {
+    const critical::CriticalPoint& cp = s.critical_points[k];
+    ordered_json x;
+    x["id"] = cp.id;
+    x["kind"] = critical::to_string(cp.kind);
+    x["converged"] = cp.converged;
+    x["message"] = cp.message;
+    x["system"] = cp.system;
+    x["lambda"] = cp.lambda;
+    x["displacements"] = displacements(k < s.critical_tracked.size() ? s.critical_tracked[k] : std::vector<double>{});
+    x["residual"] = cp.residual;
+    x["newton_iterations"] = cp.newton_iterations;
+    x["residual_history"] = cp.residual_history;
+    x["phi_dot_r"] = cp.phi_dot_r;
+    x["gamma"] = cp.gamma;
+    x["bracket"] = {{"branch", cp.branches.empty() ? 0 : cp.branches.front()},
+                    {"point_before", cp.point_before},
+                    {"point_after", cp.point_after},
+                    {"lambda_before", cp.lambda_before},
+                    {"lambda_after", cp.lambda_after},
+                    {"start_point", cp.start_point}};
+    x["negative_pivots_change"] = cp.negative_pivots_change;
+    x["multiplicity"] = cp.multiplicity;
+    x["factorizations"] = cp.factorizations;
+    x["branches"] = cp.branches;
+    if (cp.phi.size() > 0) x["mode_file"] = "modes/" + cp.id + ".csv";
+    if (cp.abe) {
+      const critical::BifurcationEquation& a = *cp.abe;
+      ordered_json abe;
+      abe["A"] = a.A;
+      abe["B1"] = a.B1;
+      abe["B2"] = a.B2;
+      abe["B_difference"] = a.B1 - a.B2;
+      abe["C"] = a.C;
+      abe["kind"] = a.valid ? (a.symmetric ? "symmetric" : "asymmetric") : "invalid";
+      abe["message"] = a.message;
+      if (a.valid) {
+        ordered_json ts = ordered_json::array();
+        for (int t = 0; t < 2; ++t) {
+          ordered_json tj;
+          tj["role"] = t == a.incoming ? "incoming" : "secondary";
+          tj["lambda"] = a.tangents[t].lambda;
+          const auto& tt = s.tangent_tracked;
+          tj["displacements"] = displacements(k < tt.size() && tt[k].size() == 2 ? tt[k][t] : std::vector<double>{});
+          ts.push_back(tj);
+        }
+        abe["tangents"] = ts;
+        abe["incoming_alignment"] = a.incoming_alignment;
+      }
+      x["abe"] = abe;
+    }
+    cps.push_back(x);
+  }
+  j["critical_points"] = cps;
+  ordered_json branches = ordered_json::array();
+  for (const critical::Branch& b : s.branches) {
+    ordered_json x;
+    x["id"] = b.id;
+    x["parent"] = b.parent;
+    x["depth"] = b.depth;
+    x["start_point"] = b.start_point;
+    x["direction"] = b.direction;
+    x["points"] = b.points + 1;  // the start point included
+    x["termination"] = b.termination;
+    x["message"] = b.message;
+    x["end_point"] = b.end_point;
+    branches.push_back(x);
+  }
+  j["branches"] = branches;
+  j["locate_factorizations"] = s.locate_factorizations;
   // Timing last and grouped: determinism tests drop "wall_time_s" and "timing".
   j["wall_time_s"] = s.wall_time_s;
   j["timing"] = {{"assembly_s", s.assembly_s}, {"factorize_s", s.factorize_s}, {"solve_s", s.solve_s}};

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 
 #include <fmt/core.h>
 
@@ -15,10 +18,46 @@ using continuation::Termination;
 
 TraceRun::TraceRun(const Setup& setup) : setup_(setup), follower_(*setup.model, setup.options) {}
 
-std::vector<double> TraceRun::tracked(const continuation::PathPoint& p) const {
+std::vector<double> TraceRun::tracked(const continuation::PathPoint& p) const { return tracked(p.q); }
+
+std::vector<double> TraceRun::tracked(const Vector& q) const {
   std::vector<double> out;
-  for (const TrackedDof& t : setup_.track) out.push_back(t.equation >= 0 ? p.q[t.equation] : 0.0);
+  for (const TrackedDof& t : setup_.track)
+    out.push_back(t.equation >= 0 && t.equation < q.size() ? q[t.equation] : 0.0);
   return out;
+}
+
+critical::ExplorerOptions TraceRun::explorer_options() const {
+  critical::ExplorerOptions eo;
+  eo.path = setup_.options;
+  const CriticalSettings& k = setup_.critical;
+  eo.finder.detect = critical::detect_test_from_string(k.detect).value_or(critical::DetectTest::Both);
+  eo.finder.locate = k.locate;
+  eo.finder.locate_options.tolerance = k.tolerance;
+  eo.finder.locate_options.max_iterations = k.max_iterations;
+  eo.finder.locate_options.bifurcation_tolerance = k.bifurcation_tolerance;
+  const BranchSettings& b = setup_.branches;
+  eo.switch_branches = b.enabled && k.locate;
+  eo.switch_at = b.at;
+  eo.max_depth = b.max_depth;
+  eo.direction = b.direction;
+  eo.max_branches = b.max_branches;
+  eo.symmetric_tolerance = b.symmetric_tolerance;
+  return eo;
+}
+
+void TraceRun::write_mode(const fs::path& dir, const critical::CriticalPoint& cp) const {
+  if (cp.phi.size() == 0) return;
+  fs::create_directories(dir / "modes");
+  const fs::path file = dir / "modes" / (cp.id + ".csv");
+  std::FILE* out = std::fopen(file.string().c_str(), "w");
+  if (!out) throw OutputError(file.string() + ": cannot write: " + std::strerror(errno));
+  // The mode scaled to max |phi_j| = 1.
+  const double m = cp.phi.cwiseAbs().maxCoeff();
+  int rc = std::fprintf(out, "equation,dof,phi\n");
+  for (int i = 0; i < cp.phi.size() && rc >= 0; ++i)
+    rc = std::fprintf(out, "%d,%s,%.17g\n", i, setup_.model->dof_name(i).c_str(), m > 0 ? cp.phi[i] / m : 0.0);
+  if (std::fclose(out) != 0 || rc < 0) throw OutputError(file.string() + ": write failed");
 }
 
 // K(0) singular means the structure can move without strain: a mechanism or a
@@ -99,17 +138,49 @@ int exit_code(Termination t) {
   return 1;
 }
 
-// ===========================================================================
-// CRITICAL-POINT HOOK. Called once per crossing, right after the point after the
-// crossing was written: follower_.previous() and follower_.current() bracket it,
-// follower_.factorization() is K at current(). Locating the critical point goes
-// here (lib/critical, setup_.critical holds the [critical] keys); add the result
-// to the summary and serialize it in results.cpp ("critical_points").
-// ===========================================================================
-void TraceRun::handle_crossing(const continuation::Crossing& c, TraceSummary& summary, TraceEvents& events) {
-  summary.crossings.push_back(c);
-  if (events.on_crossing) events.on_crossing(*this, c);
-}
+// Explorer events → rows of path.csv, mode files, the summary and the caller's events.
+class TraceRun::Adapter final : public critical::ExplorerEvents {
+ public:
+  Adapter(TraceRun& run, TraceEvents& events, PathWriter& path, TraceSummary& s, const fs::path& dir)
+      : run_(run), events_(events), path_(path), s_(s), dir_(dir) {}
+  void on_branch_start(const critical::Branch& b) override {
+    run_.branch_ = b.id;
+    if (b.id > 0 && events_.on_branch_start) events_.on_branch_start(run_, b);
+  }
+  void on_point(const critical::Branch& b, const continuation::PathFollower& f) override {
+    const continuation::PathPoint& p = f.current();
+    path_.write(p, b.id);
+    if (s_.points == 0) s_.lambda_max = s_.lambda_min = p.lambda;
+    s_.lambda_max = std::max(s_.lambda_max, p.lambda);
+    s_.lambda_min = std::min(s_.lambda_min, p.lambda);
+    ++s_.points;
+    if (b.id == 0 && p.index == 0) {
+      if (events_.on_start) events_.on_start(run_);
+      return;
+    }
+    if (events_.on_point) events_.on_point(run_, p);
+    if (const auto& c = f.last_crossing()) {
+      s_.crossings.push_back(*c);
+      s_.crossing_branches.push_back(b.id);
+      if (events_.on_crossing) events_.on_crossing(run_, *c);
+    }
+  }
+  void on_critical(const critical::Branch&, const critical::CriticalPoint& cp, bool is_new) override {
+    if (is_new) run_.write_mode(dir_, cp);
+    if (events_.on_critical) events_.on_critical(run_, cp, is_new);
+  }
+  void on_branch_end(const critical::Branch& b, const continuation::PathFollower&) override {
+    if (events_.on_branch_end) events_.on_branch_end(run_, b);
+  }
+  bool stop_requested() override { return events_.stop_requested && events_.stop_requested(); }
+
+ private:
+  TraceRun& run_;
+  TraceEvents& events_;
+  PathWriter& path_;
+  TraceSummary& s_;
+  fs::path dir_;
+};
 
 TraceSummary TraceRun::run(const fs::path& out_dir, bool overwrite, TraceEvents& events) {
   using Clock = std::chrono::steady_clock;
@@ -122,36 +193,35 @@ TraceSummary TraceRun::run(const fs::path& out_dir, bool overwrite, TraceEvents&
   s.title = setup_.title;
   s.config = setup_.config_file.string();
   s.unknowns = setup_.model->size();
+  for (const TrackedDof& t : setup_.track) s.track_columns.push_back(t.column);
   PathWriter path(out_dir / "path.csv", setup_.track);
-  auto record = [&](const continuation::PathPoint& p) {
-    path.write(p, 0);
-    if (s.points == 0) s.lambda_max = s.lambda_min = p.lambda;
-    s.lambda_max = std::max(s.lambda_max, p.lambda);
-    s.lambda_min = std::min(s.lambda_min, p.lambda);
-    ++s.points;
-  };
-
-  if (ok) {
-    record(follower_.current());
-    if (events.on_start) events.on_start(*this);
-    while (!follower_.done()) {
-      if (events.stop_requested && events.stop_requested()) {
-        follower_.interrupt();
-        break;
-      }
-      if (!follower_.advance()) break;
-      record(follower_.current());
-      if (events.on_point) events.on_point(*this, follower_.current());
-      if (const auto& c = follower_.last_crossing()) handle_crossing(*c, s, events);
-    }
-  }
-  s.termination = follower_.termination();
+  critical::BranchExplorer explorer(*setup_.model, explorer_options());
+  Adapter adapter(*this, events, path, s, out_dir);
+  if (ok) explorer.run(follower_, adapter);
+  s.termination = explorer.interrupted() ? Termination::Interrupted : follower_.termination();
   s.message = follower_.message();
-  const continuation::Stats& st = follower_.stats();
+  if (!explorer.message().empty()) s.message += "; " + explorer.message();
+  s.branches = explorer.branches();
+  if (s.branches.empty()) {
+    critical::Branch primary;
+    primary.termination = to_string(follower_.termination());
+    primary.message = follower_.message();
+    s.branches.push_back(primary);
+  }
+  s.critical_points = explorer.critical_points();
+  for (const critical::CriticalPoint& cp : s.critical_points) {
+    s.critical_tracked.push_back(tracked(cp.q));
+    std::vector<std::vector<double>> tt;
+    if (cp.abe && cp.abe->valid)
+      for (const critical::BranchTangent& t : cp.abe->tangents) tt.push_back(tracked(t.q));
+    s.tangent_tracked.push_back(tt);
+  }
+  const continuation::Stats& st = ok ? explorer.stats() : follower_.stats();
+  const linalg::FactorStats fs_ = ok ? explorer.factor_stats() : follower_.factor_stats();
   s.newton_iterations = st.newton_iterations;
   s.failed_steps = st.failed_steps;
-  s.factorizations = follower_.factorizations();
-  const linalg::FactorStats fs_ = follower_.factor_stats();
+  s.locate_factorizations = explorer.locate_factorizations();
+  s.factorizations = fs_.factorizations + s.locate_factorizations;
   s.assembly_s = st.assembly_seconds;
   s.factorize_s = fs_.factorize_seconds;
   s.solve_s = fs_.solve_seconds;

@@ -95,7 +95,7 @@ class BranchExplorer {
     int depth;
   };
   void trace_branch(continuation::PathFollower& f, Branch& b, ExplorerEvents& events, std::vector<Pending>& queue);
-  void switch_at(const Pending& p, ExplorerEvents& events, std::vector<Pending>& queue);
+  void switch_at(Pending p, ExplorerEvents& events, std::vector<Pending>& queue);
   bool wanted(const std::string& id) const;
   void absorb(const continuation::PathFollower& f);
 

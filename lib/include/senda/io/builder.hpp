@@ -35,6 +35,16 @@ struct CriticalSettings {
   double bifurcation_tolerance = 1e-6;
 };
 
+// The [branches] keys, for lib/critical/branch.
+struct BranchSettings {
+  bool enabled = true;
+  std::vector<std::string> at;  // empty: every bifurcation point
+  int max_depth = 2;
+  int direction = 0;  // 0 both, +1, −1
+  int max_branches = 32;
+  double symmetric_tolerance = 1e-5;
+};
+
 struct Setup {
   std::string problem_name;  // [output] name, or the file's stem
   std::string title, description;
@@ -43,6 +53,7 @@ struct Setup {
   continuation::Options options;
   std::vector<TrackedDof> track;
   CriticalSettings critical;
+  BranchSettings branches;
   // Source line of every node, by model node index (for messages after the build).
   std::vector<Entry> node_entries;
 };

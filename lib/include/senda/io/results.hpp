@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "senda/continuation/path_follower.hpp"
+#include "senda/critical/branch.hpp"
 #include "senda/io/builder.hpp"
 
 namespace senda::io {
@@ -56,6 +57,13 @@ struct TraceSummary {
   std::string message;
   int points = 0;  // rows of path.csv, the start point included
   std::vector<continuation::Crossing> crossings;
+  std::vector<int> crossing_branches;  // branch of each crossing
+  std::vector<std::string> track_columns;  // "u_3_uy", ... in the order of the tracked values
+  std::vector<critical::CriticalPoint> critical_points;
+  std::vector<std::vector<double>> critical_tracked;  // tracked displacements of each critical point
+  std::vector<std::vector<std::vector<double>>> tangent_tracked;  // of each ABE tangent (2 per point, or none)
+  std::vector<critical::Branch> branches;
+  long locate_factorizations = 0;  // spent locating critical points
   double lambda_max = 0.0, lambda_min = 0.0;  // over the points
   long newton_iterations = 0, failed_steps = 0, factorizations = 0;
   // Timing (excluded from determinism checks).

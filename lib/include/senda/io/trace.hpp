@@ -7,14 +7,15 @@
 //   check_output_dir(dir, overwrite);    // validation before anything is written
 //   TraceSummary s = run.run(dir, overwrite, events);
 //
-// Every crossing (change of det sign or inertia between two points) goes through
-// TraceRun::handle_crossing (trace.cpp), the one place where critical points are
-// to be located: follower() is then at the point after the crossing, its
-// factorization() is K there, previous() the point before.
+// The path is followed by critical::BranchExplorer: crossings are located as
+// critical points (LP1, BP1, ...), secondary branches are switched to at simple
+// bifurcation points ([branches] keys), every branch's rows go to path.csv with
+// its branch id, each mode to DIR/modes/<id>.csv.
 #include <filesystem>
 #include <functional>
 
 #include "senda/continuation/path_follower.hpp"
+#include "senda/critical/branch.hpp"
 #include "senda/io/builder.hpp"
 #include "senda/io/results.hpp"
 
@@ -31,6 +32,11 @@ struct TraceEvents {
   std::function<void(const TraceRun&, const continuation::Crossing&)> on_crossing;
   // Polled before each step; true ends the run as interrupted after the current step.
   std::function<bool()> stop_requested;
+  // A critical point was located (is_new) or found again on another branch.
+  std::function<void(const TraceRun&, const critical::CriticalPoint&, bool is_new)> on_critical;
+  // A secondary branch starts / a branch (the primary one included) ends.
+  std::function<void(const TraceRun&, const critical::Branch&)> on_branch_start;
+  std::function<void(const TraceRun&, const critical::Branch&)> on_branch_end;
 };
 
 class TraceRun {
@@ -52,16 +58,23 @@ class TraceRun {
   continuation::PathFollower& follower() { return follower_; }
   const continuation::PathFollower& follower() const { return follower_; }
   const Setup& setup() const { return setup_; }
-  // The tracked displacements of a point, in the order of setup().track.
+  // The tracked displacements of a state q, in the order of setup().track.
   std::vector<double> tracked(const continuation::PathPoint& p) const;
+  std::vector<double> tracked(const Vector& q) const;
+  // The branch being traced (0 = primary) while run() calls the events.
+  int current_branch() const { return branch_; }
+  // Options of the branch explorer built from the setup.
+  critical::ExplorerOptions explorer_options() const;
 
  private:
-  void handle_crossing(const continuation::Crossing& c, TraceSummary& summary, TraceEvents& events);
+  class Adapter;
   void check_mechanism() const;
+  void write_mode(const std::filesystem::path& dir, const critical::CriticalPoint& cp) const;
 
   const Setup& setup_;
   continuation::PathFollower follower_;
   bool started_ = false, start_ok_ = false;
+  int branch_ = 0;
 };
 
 // Exit status of the trace command for a finished run: 0 completed or max-steps,
