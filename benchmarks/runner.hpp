@@ -6,6 +6,8 @@
 //   factorize  numeric LDLᵀ factorizations (FactorStats)
 //   solve      triangular solves (FactorStats)
 //   other      total − assembly − factorize − solve (the stepper's own vector work)
+//   critical   each crossing located with SPL/SPB (lib/critical): its λ, iterations,
+//              factorizations and time, kept out of the path's figures above
 //   peak_rss   getrusage(RUSAGE_SELF).ru_maxrss: the peak of the whole process so
 //              far, so run sizes in increasing order.
 #include <sys/resource.h>
@@ -17,6 +19,7 @@
 #include <string>
 
 #include "senda/continuation/path_follower.hpp"
+#include "senda/critical/critical_point.hpp"
 
 namespace senda::benchmarks {
 
@@ -30,7 +33,7 @@ inline double peak_rss_mib() {
 }
 
 inline nlohmann::json run_path(const std::string& name, const Problem& problem, const continuation::Options& options,
-                               const Vector& q0, double lambda0, const StopRule& stop = {}) {
+                               const Vector& q0, double lambda0, const StopRule& stop = {}, bool locate = true) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   const std::clock_t c0 = std::clock();
@@ -40,13 +43,30 @@ inline nlohmann::json run_path(const std::string& name, const Problem& problem, 
   double lambda_max = lambda0;
   bool started = f.start(q0, lambda0);
   const double start = std::chrono::duration<double>(Clock::now() - t0).count() - setup;
+  critical::CriticalPointFinder finder({});
+  nlohmann::json located = nlohmann::json::array();
+  double locate_s = 0.0;
+  long max_locate_factorizations = 0;
   if (started) {
     while (f.advance()) {
       lambda_max = std::max(lambda_max, f.current().lambda);
+      if (locate) {
+        const auto tl = Clock::now();
+        const critical::CriticalPointFinder::Found found = finder.check(f, 0);
+        const double dt = std::chrono::duration<double>(Clock::now() - tl).count();
+        locate_s += dt;
+        if (found.index >= 0) {
+          const critical::CriticalPoint& cp = finder.points()[found.index];
+          located.push_back({{"id", cp.id}, {"kind", critical::to_string(cp.kind)}, {"converged", cp.converged},
+                             {"lambda", cp.lambda}, {"newton_iterations", cp.newton_iterations},
+                             {"factorizations", cp.factorizations}, {"time_s", dt}});
+          max_locate_factorizations = std::max(max_locate_factorizations, cp.factorizations);
+        }
+      }
       if (stop && stop(f, reason)) break;
     }
   }
-  const double total = std::chrono::duration<double>(Clock::now() - t0).count();
+  const double total = std::chrono::duration<double>(Clock::now() - t0).count() - locate_s;
   const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
   if (reason.empty()) reason = std::string(continuation::to_string(f.termination())) + ": " + f.message();
   const linalg::FactorStats fs = f.factor_stats();
@@ -57,6 +77,8 @@ inline nlohmann::json run_path(const std::string& name, const Problem& problem, 
   j["problem"] = name;
   j["unknowns"] = problem.size();
   j["started"] = started;
+  j["critical_points"] = located;
+  j["max_factorizations_per_located_point"] = max_locate_factorizations;
   j["end"] = reason;
   j["points"] = points;
   j["failed_steps"] = st.failed_steps;

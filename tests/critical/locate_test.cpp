@@ -168,3 +168,39 @@ TEST_CASE("two eigenvalues crossing in one step: inertia test sees it, det test 
     CHECK(trace(m, o, 5, fo).empty());
   }
 }
+
+TEST_CASE("von Mises truss: bifurcation and limit point coincide at h/a = sqrt(3)", "[critical][transition]") {
+  // P_b(h) − P_L(h) changes sign where w_b = w_L, i.e. h² = 3a²: for h > √3a the sway
+  // bifurcation comes first on the symmetric path, for h < √3a the limit point.
+  auto first_two = [](double h) {
+    Model m = von_mises(1.0, h, true);
+    Options o;
+    o.initial_load_increment = 0.005;
+    o.max_step_ratio = 1.0;  // one crossing per step: the two points are close here
+    const auto cps = trace(m, o, 2);
+    REQUIRE(cps.size() == 2);
+    INFO(cps[0].message << " / " << cps[1].message);
+    REQUIRE(cps[0].converged);
+    REQUIRE(cps[1].converged);
+    return cps;
+  };
+  const double h1 = std::sqrt(3.0) - 0.05, h2 = std::sqrt(3.0) + 0.05;
+  const auto below = first_two(h1), above = first_two(h2);
+  CHECK(below[0].kind == CriticalKind::Limit);
+  CHECK(below[1].kind == CriticalKind::Bifurcation);
+  CHECK(above[0].kind == CriticalKind::Bifurcation);
+  CHECK(above[1].kind == CriticalKind::Limit);
+  // P_b ≤ P_L always (P_L is the maximum of P(w)); what changes sign at √3 is
+  // e(h) = w_b − w_L = h/√3 − √(h² − 2), the distance between the two along the path.
+  // The located points give e to 1e-8; the zero of the chord through them lies
+  // 2.2e-3 from √3 (the curvature of e over Δh = 0.05, from the closed form).
+  const double e1 = below[0].q[1] - below[1].q[1];  // w = −q[1]: w_b − w_L > 0 below
+  const double e2 = above[1].q[1] - above[0].q[1];  // < 0 above
+  CHECK(e1 > 0);
+  CHECK(e2 < 0);
+  const double h_star = h1 - e1 * (h2 - h1) / (e2 - e1);
+  auto e = [](double h) { return h / std::sqrt(3.0) - std::sqrt(h * h - 2.0); };
+  CHECK(std::abs(e1 - e(h1)) <= 1e-8);
+  CHECK(std::abs(e2 - e(h2)) <= 1e-8);
+  CHECK(std::abs(h_star - std::sqrt(3.0)) <= 2.5e-3);
+}
