@@ -184,7 +184,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
   cp.penalty = rho;
 
   bool spb = false;
-  double gamma = 0.0, last_force_scale = 1.0;
+  double gamma = 0.0, last_force_scale = 1.0, last_dl = INFINITY, last_dphi = INFINITY;
   Vector G1(n), G2(n), r(n), gl(n), gl2(n);
   Eigen::MatrixXd rhs(n, 3), H, J;
   const double eps_lambda = 6.0e-6;
@@ -222,7 +222,16 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
       cp.message = "augmented residual not finite";
       return cp;
     }
-    if (res <= options.tolerance) {
+    // Converged: the scaled residual, and the last Newton update small (relative
+    // √tol, so that quadratic convergence has made the error ~tol). The residual
+    // alone is not enough where K mixes very different stiffnesses: with ρ ~ EA/L₀
+    // of a stiff member, ‖Kφ‖ ≤ tol ρ‖φ‖ admits a bending eigenvalue of ~1e-4 of
+    // its own size (Euler column, EA = 1e5 EI/L²).
+    const double lambda_span = std::max({std::abs(lambda), std::abs(after.lambda - before.lambda), 1e-300});
+    const double update_tol = std::sqrt(options.tolerance);
+    const bool small_update =
+        it > 0 && std::abs(last_dl) <= update_tol * lambda_span && last_dphi <= update_tol * pn;
+    if (res <= options.tolerance && small_update) {
       cp.converged = true;
       break;
     }
@@ -313,9 +322,12 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
       return cp;
     }
     q += H.col(0) + dl * H.col(1) + s * H.col(2);
-    phi += J.col(0) + dl * J.col(1) + s * J.col(2);
+    const Vector dphi = J.col(0) + dl * J.col(1) + s * J.col(2);
+    phi += dphi;
     lambda += dl;
     gamma += dgamma;
+    last_dl = dl;
+    last_dphi = dphi.norm();
   }
 
   // v = K̃⁻¹ r at the solution: a particular solution of K v = r with vᵢ = 0 (§5).

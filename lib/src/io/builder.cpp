@@ -7,6 +7,7 @@
 #include <set>
 
 #include "senda/model/spring.hpp"
+#include "senda/model/beam2d.hpp"
 #include "senda/model/truss.hpp"
 
 namespace senda::io {
@@ -211,6 +212,41 @@ void Builder::read_elements() {
     use_translations(a.index);
     use_translations(b.index);
   }
+  // Intermediate nodes of meshed beams: ids above every user id, in input order.
+  int next_node_id = nodes_.empty() ? 1 : nodes_.rbegin()->first + 1;
+  for (const Fields& f : records("model.beam")) {
+    f.require(6, 7);
+    if (dim_ != 2) f.fail("beam elements are plane (Simo-Reissner 2D): use dim = 2");
+    const int id = check_id(f);
+    const NodeInfo& a = node(f, 1, "NODE_A");
+    const NodeInfo& b = node(f, 2, "NODE_B");
+    bar_length(f, a, b);
+    model::BeamSection section;
+    section.EA = f.positive(3, "EA");
+    section.GAs = f.positive(4, "GAS");
+    section.EI = f.positive(5, "EI");
+    int n = 1;
+    if (f.size() == 7) {
+      const long v = parse_integer(f.entry(), f[6], "N", "[1, 100000]");
+      if (v < 1 || v > 100000) f.fail("N: the number of elements must be in [1, 100000], found " + f[6], "[1, 100000]");
+      n = static_cast<int>(v);
+    }
+    // Element ids id, id+1, …, id+n−1 must all be free.
+    for (int k = 1; k < n; ++k) {
+      if (const auto it = ids.find(id + k); it != ids.end())
+        f.fail("element id " + std::to_string(id + k) + " (element " + std::to_string(k + 1) + " of this member) already used by " +
+                   it->second.key + " at line " + std::to_string(it->second.line),
+               "unique element ids: a member of N elements uses ID … ID+N−1");
+      ids.emplace(id + k, f.entry());
+    }
+    model::mesh_member(*model_, a.index, b.index, n, section, next_node_id, id);
+    next_node_id += n - 1;
+    for (const NodeInfo* x : {&a, &b}) {
+      use(x->index, Component::Ux);
+      use(x->index, Component::Uy);
+      use(x->index, Component::Rz);
+    }
+  }
   for (const Fields& f : records("model.spring")) {
     f.require(5, 5);
     const int id = check_id(f);
@@ -239,7 +275,8 @@ void Builder::read_elements() {
     use(a.index, c);
     if (b) use(b->index, c);
   }
-  if (ids.empty()) c_.fail(nullptr, "model.truss", "no elements: give at least one 'truss' or 'spring' in [model]");
+  if (ids.empty())
+    c_.fail(nullptr, "model.truss", "no elements: give at least one 'truss', 'beam' or 'spring' in [model]");
   for (const auto& [id, info] : nodes_) {
     bool any = false;
     for (int c = 0; c < model::kComponents; ++c) any = any || used_.count({info.index, c});

@@ -30,6 +30,8 @@ const std::vector<OptionSpec>& option_table() {
        "node with integer label ID at (X, Y[, Z]); Z required in 3D, not allowed in 2D"},
       {"model.truss", T::Record, nullptr, "ID NODE_A NODE_B EA [STRAIN]", true,
        "truss bar between two nodes, axial stiffness EA > 0 (force units), optional strain measure"},
+      {"model.beam", T::Record, nullptr, "ID NODE_A NODE_B EA GAS EI [N]", true,
+       "plane geometrically exact beam member (2D; dofs ux uy rz), meshed into N elements (default 1)"},
       {"model.spring", T::Record, nullptr, "ID NODE_A NODE_B|ground COMPONENT K", true,
        "linear spring K > 0 on COMPONENT (ux uy uz rz) between two nodes or to ground; "
        "COMPONENT axial: a spring along the line between the nodes (force/length)"},
