@@ -231,6 +231,11 @@ bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scali
   }
   scaling_ = scaling;
   ds0_ = ds;
+  // Branch 0 stays the primary path, not traced in this run.
+  Branch primary;
+  primary.termination = "not-traced";
+  primary.message = "started from the saved point " + bp.id;
+  branches_.push_back(primary);
   CriticalPoint saved = bp;
   saved.switched = false;
   saved.branches = {-1};  // found on a branch not traced in this run

@@ -213,7 +213,8 @@ void Builder::read_elements() {
     use_translations(b.index);
   }
   // Intermediate nodes of meshed beams: ids above every user id, in input order.
-  int next_node_id = nodes_.empty() ? 1 : nodes_.rbegin()->first + 1;
+  // long: a user id may be 2147483647 (the largest int), and so may id + N − 1.
+  long next_node_id = nodes_.empty() ? 1 : nodes_.rbegin()->first + 1L;
   for (const Fields& f : records("model.beam")) {
     f.require(6, 7);
     if (dim_ != 2) f.fail("beam elements are plane (Simo-Reissner 2D): use dim = 2");
@@ -231,6 +232,14 @@ void Builder::read_elements() {
       if (v < 1 || v > 100000) f.fail("N: the number of elements must be in [1, 100000], found " + f[6], "[1, 100000]");
       n = static_cast<int>(v);
     }
+    if (id + (n - 1L) > 2147483647L)
+      f.fail("N: element ids " + std::to_string(id) + " … " + std::to_string(id + (n - 1L)) + " of this member exceed " +
+                 kIdRange,
+             "ID + N − 1 <= 2147483647");
+    if (n > 1 && next_node_id + (n - 2L) > 2147483647L)
+      f.fail("N: the intermediate nodes of this member would get ids " + std::to_string(next_node_id) + " … " +
+                 std::to_string(next_node_id + (n - 2L)) + ", above the largest id 2147483647",
+             "intermediate node ids (above every node id) <= 2147483647");
     // Element ids id, id+1, …, id+n−1 must all be free.
     for (int k = 1; k < n; ++k) {
       if (const auto it = ids.find(id + k); it != ids.end())
@@ -239,7 +248,7 @@ void Builder::read_elements() {
                "unique element ids: a member of N elements uses ID … ID+N−1");
       ids.emplace(id + k, f.entry());
     }
-    model::mesh_member(*model_, a.index, b.index, n, section, next_node_id, id);
+    model::mesh_member(*model_, a.index, b.index, n, section, static_cast<int>(next_node_id), id);
     next_node_id += n - 1;
     for (const NodeInfo* x : {&a, &b}) {
       use(x->index, Component::Ux);
@@ -430,6 +439,7 @@ void Builder::read_continuation(Setup& s) {
   b.direction = dir == "positive" ? 1 : dir == "negative" ? -1 : 0;
   b.max_branches = static_cast<int>(*c_.integer("branches.max_branches"));
   b.symmetric_tolerance = *c_.real("branches.symmetric_tolerance");
+  if (const auto from = c_.text("branches.from")) b.from = *from;
 }
 
 void Builder::read_output(Setup& s) {

@@ -75,6 +75,8 @@ const std::vector<OptionSpec>& option_table() {
       {"output.track", T::Record, nullptr, "NODE COMP", true,
        "displacement written to path.csv and the progress line (default: the first load's dof)"},
       {"output.name", T::Text, nullptr, nullptr, false, "problem name in summary.json (default: the file's stem)"},
+      {"output.plot", T::Bool, "false", nullptr, false,
+       "write plot.gp and critical.csv and render lambda_<column>.png/.svg with gnuplot (same as --plot)"},
       // [critical]  critical points: detection and location (implemented in lib/critical)
       {"critical.detect", T::Choice, "both", "both|det|inertia", false,
        "critical points: crossing test, sign of det K, inertia of K, or both"},
@@ -97,6 +99,8 @@ const std::vector<OptionSpec>& option_table() {
        "branches: which half of each secondary branch to trace, along +/- its tangent"},
       {"branches.max_branches", T::Integer, "32", "[1, 10000]", false,
        "branches: at most this many branches in one run"},
+      {"branches.from", T::Text, nullptr, "a file DIR/states/BPn.json", false,
+       "branches: start from this saved bifurcation point instead of tracing the primary path"},
       {"branches.symmetric_tolerance", T::Real, "1e-5", "(0, 1)", false,
        "branches: |C| <= tol max(|A|,|B|) classifies a bifurcation as symmetric"},
   };

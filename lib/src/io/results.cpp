@@ -33,9 +33,11 @@ void prepare_output_dir(const fs::path& dir, bool overwrite) {
       fs::remove(dir / f, ec);
       if (ec) throw ConfigError((dir / f).string(), 0, "", "cannot remove the old result: " + ec.message());
     }
-    // The mode files of the old run (Senda's own directory).
-    fs::remove_all(dir / "modes", ec);
-    if (ec) throw ConfigError((dir / "modes").string(), 0, "", "cannot remove the old modes: " + ec.message());
+    // The mode and state files of the old run (Senda's own directories).
+    for (const char* sub : {"modes", "states"}) {
+      fs::remove_all(dir / sub, ec);
+      if (ec) throw ConfigError((dir / sub).string(), 0, "", "cannot remove the old results: " + ec.message());
+    }
     return;
   }
   fs::create_directories(dir, ec);

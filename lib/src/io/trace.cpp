@@ -122,6 +122,10 @@ bool TraceRun::start() {
   if (started_) return start_ok_;
   check_mechanism();
   started_ = true;
+  if (!setup_.branches.from.empty()) {
+    saved_ = read_state(setup_.branches.from, setup_.model->size());
+    return start_ok_ = true;
+  }
   start_ok_ = follower_.start(Vector::Zero(setup_.model->size()), 0.0);
   return start_ok_;
 }
@@ -141,8 +145,9 @@ int exit_code(Termination t) {
 // Explorer events → rows of path.csv, mode files, the summary and the caller's events.
 class TraceRun::Adapter final : public critical::ExplorerEvents {
  public:
-  Adapter(TraceRun& run, TraceEvents& events, PathWriter& path, TraceSummary& s, const fs::path& dir)
-      : run_(run), events_(events), path_(path), s_(s), dir_(dir) {}
+  Adapter(TraceRun& run, TraceEvents& events, PathWriter& path, TraceSummary& s, const fs::path& dir,
+          const critical::BranchExplorer& explorer)
+      : run_(run), events_(events), path_(path), s_(s), dir_(dir), explorer_(explorer) {}
   void on_branch_start(const critical::Branch& b) override {
     run_.branch_ = b.id;
     if (b.id > 0 && events_.on_branch_start) events_.on_branch_start(run_, b);
@@ -167,6 +172,12 @@ class TraceRun::Adapter final : public critical::ExplorerEvents {
   }
   void on_critical(const critical::Branch&, const critical::CriticalPoint& cp, bool is_new) override {
     if (is_new) run_.write_mode(dir_, cp);
+    // The state of a bifurcation point, for a later run that starts there (branches.from).
+    if (is_new && cp.converged && cp.abe && cp.abe->valid) {
+      fs::create_directories(dir_ / "states");
+      write_state(dir_ / "states" / (cp.id + ".json"), run_.setup().problem_name, cp, explorer_.scaling(),
+                  explorer_.initial_step());
+    }
     if (events_.on_critical) events_.on_critical(run_, cp, is_new);
   }
   void on_branch_end(const critical::Branch& b, const continuation::PathFollower&) override {
@@ -180,6 +191,7 @@ class TraceRun::Adapter final : public critical::ExplorerEvents {
   PathWriter& path_;
   TraceSummary& s_;
   fs::path dir_;
+  const critical::BranchExplorer& explorer_;
 };
 
 TraceSummary TraceRun::run(const fs::path& out_dir, bool overwrite, TraceEvents& events) {
@@ -196,13 +208,20 @@ TraceSummary TraceRun::run(const fs::path& out_dir, bool overwrite, TraceEvents&
   for (const TrackedDof& t : setup_.track) s.track_columns.push_back(t.column);
   PathWriter path(out_dir / "path.csv", setup_.track);
   critical::BranchExplorer explorer(*setup_.model, explorer_options());
-  Adapter adapter(*this, events, path, s, out_dir);
-  if (ok) explorer.run(follower_, adapter);
-  s.termination = explorer.interrupted() ? Termination::Interrupted : follower_.termination();
-  s.message = follower_.message();
+  Adapter adapter(*this, events, path, s, out_dir, explorer);
+  if (saved_) {
+    explorer.run_from(saved_->point, saved_->scaling, saved_->initial_step * explorer.options().switch_step_ratio,
+                      adapter);
+    s.termination = explorer.interrupted() ? Termination::Interrupted : Termination::Completed;
+    s.message = "secondary branches from " + saved_->point.id + " (saved state " + setup_.branches.from + ")";
+  } else {
+    if (ok) explorer.run(follower_, adapter);
+    s.termination = explorer.interrupted() ? Termination::Interrupted : follower_.termination();
+    s.message = follower_.message();
+  }
   if (!explorer.message().empty()) s.message += "; " + explorer.message();
   s.branches = explorer.branches();
-  if (s.branches.empty()) {
+  if (s.branches.empty() && !saved_) {
     critical::Branch primary;
     primary.termination = to_string(follower_.termination());
     primary.message = follower_.message();

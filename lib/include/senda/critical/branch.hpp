@@ -75,6 +75,9 @@ class BranchExplorer {
   // have wanted to inspect the start point first); it must use options().path.
   void run(continuation::PathFollower& primary, ExplorerEvents& events);
   const ExplorerOptions& options() const { return options_; }
+  // The scaling and Δs₀ of the primary path (or of the saved state), shared by every branch.
+  const continuation::Scaling& scaling() const { return scaling_; }
+  double initial_step() const { return ds0_; }
   // Secondary branches from a saved bifurcation point (--from) whose abe is set,
   // skipping the primary path; ds is the first step on each branch.
   bool run_from(const CriticalPoint& bp, const continuation::Scaling& scaling, double ds, ExplorerEvents& events);

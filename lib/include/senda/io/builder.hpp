@@ -43,6 +43,7 @@ struct BranchSettings {
   int direction = 0;  // 0 both, +1, −1
   int max_branches = 32;
   double symmetric_tolerance = 1e-5;
+  std::string from;  // saved state to start from (branches.from); empty: trace the primary path
 };
 
 struct Setup {

@@ -18,6 +18,7 @@
 #include "senda/critical/branch.hpp"
 #include "senda/io/builder.hpp"
 #include "senda/io/results.hpp"
+#include "senda/io/state.hpp"
 
 namespace senda::io {
 
@@ -44,7 +45,9 @@ class TraceRun {
   // The setup must outlive the run.
   explicit TraceRun(const Setup& setup);
 
-  // Equilibrium at λ = 0 and the first tangent. Throws ConfigError when the
+  // With branches.from: reads the saved state (ConfigError if it does not fit
+  // the model) and traces only the secondary branches from it.
+  // Otherwise: equilibrium at λ = 0 and the first tangent. Throws ConfigError when the
   // tangent stiffness is singular at the undeformed state (a mechanism or an
   // unsupported structure), naming the free degree of freedom and its node's
   // line. Returns false for a numerical failure (the run then ends as diverged).
@@ -74,6 +77,7 @@ class TraceRun {
   const Setup& setup_;
   continuation::PathFollower follower_;
   bool started_ = false, start_ok_ = false;
+  std::optional<SavedState> saved_;  // branches.from
   int branch_ = 0;
 };
 

@@ -1,0 +1,128 @@
+#include "senda/io/state.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "senda/io/config.hpp"
+#include "senda/io/results.hpp"
+
+namespace senda::io {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+json vec(const Vector& v) { return json(std::vector<double>(v.data(), v.data() + v.size())); }
+
+Vector to_vector(const json& j, std::size_t n, const std::string& file, const char* what) {
+  if (!j.is_array() || j.size() != n)
+    throw ConfigError(file, 0, "branches.from",
+                      std::string("the saved state's '") + what + "' does not have " + std::to_string(n) +
+                          " entries (is it from another model?)");
+  Vector v(static_cast<Eigen::Index>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!j[i].is_number()) throw ConfigError(file, 0, "branches.from", std::string("non-numeric entry in '") + what + "'");
+    v[static_cast<Eigen::Index>(i)] = j[i].get<double>();
+  }
+  return v;
+}
+}  // namespace
+
+void write_state(const fs::path& file, const std::string& problem, const critical::CriticalPoint& cp,
+                 const continuation::Scaling& scaling, double initial_step) {
+  json j;
+  j["format"] = "senda-state-1";
+  j["problem"] = problem;
+  j["unknowns"] = cp.q.size();
+  j["id"] = cp.id;
+  j["kind"] = critical::to_string(cp.kind);
+  j["lambda"] = cp.lambda;
+  j["q"] = vec(cp.q);
+  j["phi"] = vec(cp.phi);
+  j["v"] = vec(cp.v);
+  if (cp.abe) {
+    const critical::BifurcationEquation& a = *cp.abe;
+    json abe = {{"A", a.A}, {"B1", a.B1}, {"B2", a.B2}, {"C", a.C}, {"symmetric", a.symmetric},
+                {"valid", a.valid}, {"incoming", a.incoming}, {"message", a.message}};
+    abe["tangents"] = json::array();
+    for (const critical::BranchTangent& t : a.tangents) abe["tangents"].push_back({{"lambda", t.lambda}, {"q", vec(t.q)}});
+    j["abe"] = abe;
+  }
+  j["scaling"] = {{"w", vec(scaling.w)}, {"psi", scaling.psi}};
+  j["initial_step"] = initial_step;
+  const fs::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out.precision(17);
+    out << j.dump() << "\n";
+    if (!out) throw OutputError(tmp.string() + ": write failed");
+  }
+  std::error_code ec;
+  fs::rename(tmp, file, ec);
+  if (ec) throw OutputError(file.string() + ": cannot rename: " + ec.message());
+}
+
+SavedState read_state(const fs::path& file, int unknowns) {
+  const std::string name = file.string();
+  std::ifstream in(file);
+  if (!in) throw ConfigError(name, 0, "branches.from", "cannot open the saved state");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const std::exception& e) {
+    throw ConfigError(name, 0, "branches.from", std::string("not a saved state (JSON): ") + e.what());
+  }
+  try {
+    if (j.value("format", "") != "senda-state-1")
+      throw ConfigError(name, 0, "branches.from", "not a Senda saved state (format senda-state-1)");
+    const std::size_t n = static_cast<std::size_t>(unknowns);
+    if (j.at("unknowns").get<long>() != unknowns)
+      throw ConfigError(name, 0, "branches.from",
+                        "the saved state has " + std::to_string(j.at("unknowns").get<long>()) +
+                            " unknowns, the model " + std::to_string(unknowns) + ": it is from another model");
+    SavedState s;
+    s.problem = j.value("problem", "");
+    critical::CriticalPoint& cp = s.point;
+    cp.id = j.at("id").get<std::string>();
+    cp.kind = j.at("kind").get<std::string>() == "bifurcation" ? critical::CriticalKind::Bifurcation
+                                                               : critical::CriticalKind::Limit;
+    cp.converged = true;
+    cp.message = "read from " + name;
+    cp.lambda = j.at("lambda").get<double>();
+    cp.q = to_vector(j.at("q"), n, name, "q");
+    cp.phi = to_vector(j.at("phi"), n, name, "phi");
+    cp.v = to_vector(j.at("v"), n, name, "v");
+    if (j.contains("abe")) {
+      const json& a = j["abe"];
+      critical::BifurcationEquation abe;
+      abe.A = a.at("A").get<double>();
+      abe.B1 = a.at("B1").get<double>();
+      abe.B2 = a.at("B2").get<double>();
+      abe.C = a.at("C").get<double>();
+      abe.symmetric = a.at("symmetric").get<bool>();
+      abe.valid = a.at("valid").get<bool>();
+      abe.incoming = a.at("incoming").get<int>();
+      abe.message = a.value("message", "");
+      const json& ts = a.at("tangents");
+      for (std::size_t k = 0; k < 2 && k < ts.size(); ++k) {
+        abe.tangents[k].lambda = ts[k].at("lambda").get<double>();
+        abe.tangents[k].q = to_vector(ts[k].at("q"), n, name, "abe.tangents.q");
+      }
+      cp.abe = abe;
+    }
+    s.scaling.w = to_vector(j.at("scaling").at("w"), n, name, "scaling.w");
+    s.scaling.psi = j.at("scaling").at("psi").get<double>();
+    s.initial_step = j.at("initial_step").get<double>();
+    if (!cp.abe || !cp.abe->valid)
+      throw ConfigError(name, 0, "branches.from",
+                        cp.id + " has no valid bifurcation equation: branches start only at simple bifurcation points");
+    return s;
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ConfigError(name, 0, "branches.from", std::string("incomplete saved state: ") + e.what());
+  }
+}
+
+}  // namespace senda::io
