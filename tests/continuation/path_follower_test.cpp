@@ -8,27 +8,20 @@
 #include "senda/continuation/path_follower.hpp"
 #include "senda/model/model.hpp"
 #include "senda/model/truss.hpp"
+#include "problems/rigid_bar_models.hpp"
 
 using namespace senda;
 using namespace senda::model;
 using namespace senda::continuation;
 
 namespace {
-Model von_mises(double a, double h, StrainMeasure m) {
-  Model model(2);
-  const int n1 = model.add_node(1, {-a, 0, 0});
-  const int n2 = model.add_node(2, {0, h, 0});
-  const int n3 = model.add_node(3, {a, 0, 0});
-  model.add_element(std::make_unique<TrussBar>(1, 2, n1, n2, model.node_position(n1), model.node_position(n2), 1.0, m));
-  model.add_element(std::make_unique<TrussBar>(2, 2, n2, n3, model.node_position(n2), model.node_position(n3), 1.0, m));
-  for (int n : {n1, n3}) {
-    model.fix(n, Component::Ux);
-    model.fix(n, Component::Uy);
-  }
-  model.fix(n2, Component::Ux);  // symmetric path only
-  model.add_load(n2, Component::Uy, -1.0);
-  model.finalize();
-  return model;
+std::unique_ptr<Model> von_mises(double a, double h, StrainMeasure m) {
+  senda::problems::VonMisesTruss t;
+  t.a = a;
+  t.h = h;
+  t.sway = false;  // symmetric path only
+  t.measure = m;
+  return t.build();
 }
 double closed_form(double h, double w) { return (h - w) * w * (2 * h - w) / std::pow(1 + h * h, 1.5); }
 }  // namespace
@@ -36,7 +29,8 @@ double closed_form(double h, double w) { return (h - w) * w * (2 * h - w) / std:
 TEST_CASE("von Mises truss: every converged point on the closed form, through the limit point",
           "[continuation][von-mises]") {
   const double h = 0.5;
-  Model model = von_mises(1.0, h, StrainMeasure::GreenLagrange);
+  const auto model_ptr = von_mises(1.0, h, StrainMeasure::GreenLagrange);
+  const Model& model = *model_ptr;
   for (ConstraintKind kind : {ConstraintKind::Spherical, ConstraintKind::Cylindrical, ConstraintKind::PseudoArclength}) {
     SECTION(to_string(kind)) {
       Options o;

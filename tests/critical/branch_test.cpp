@@ -10,6 +10,7 @@
 #include "senda/critical/branch.hpp"
 #include "senda/model/model.hpp"
 #include "senda/model/truss.hpp"
+#include "problems/rigid_bar_models.hpp"
 
 using namespace senda;
 using namespace senda::model;
@@ -17,22 +18,11 @@ using namespace senda::continuation;
 using namespace senda::critical;
 
 namespace {
-Model steep_von_mises(double h, double horizontal_dead_load = 0.0) {
-  Model model(2);
-  const int n1 = model.add_node(1, {-1, 0, 0});
-  const int n2 = model.add_node(2, {0, h, 0});
-  const int n3 = model.add_node(3, {1, 0, 0});
-  for (auto [e, p, q] : {std::tuple{1, n1, n2}, std::tuple{2, n2, n3}})
-    model.add_element(std::make_unique<TrussBar>(e, 2, p, q, model.node_position(p), model.node_position(q), 1.0,
-                                                 StrainMeasure::GreenLagrange));
-  for (int n : {n1, n3}) {
-    model.fix(n, Component::Ux);
-    model.fix(n, Component::Uy);
-  }
-  model.add_load(n2, Component::Uy, -1.0);
-  if (horizontal_dead_load != 0.0) model.add_dead_load(n2, Component::Ux, horizontal_dead_load);
-  model.finalize();
-  return model;
+std::unique_ptr<Model> steep_von_mises(double h, double horizontal_dead_load = 0.0) {
+  senda::problems::VonMisesTruss t;
+  t.h = h;
+  t.horizontal_dead_load = horizontal_dead_load;
+  return t.build();
 }
 
 struct Recorder : ExplorerEvents {
@@ -45,13 +35,13 @@ struct Recorder : ExplorerEvents {
 
 TEST_CASE("steep von Mises truss: sway branch from BP1 rejoins the primary path at BP2", "[branch][von-mises]") {
   const double h = 2.0, L0 = std::sqrt(1 + h * h);
-  Model m = steep_von_mises(h);
+  const auto m = steep_von_mises(h);
   ExplorerOptions eo;
   eo.path.initial_load_increment = 0.02;
   eo.path.max_steps = 200;
   eo.path.monitor_dof = 1;
   eo.path.max_displacement = 4.5;
-  BranchExplorer ex(m, eo);
+  BranchExplorer ex(*m, eo);
   Recorder rec;
   long secondary_points = 0;
   rec.point = [&](const Branch& b, const PathFollower& f) {
@@ -63,7 +53,7 @@ TEST_CASE("steep von Mises truss: sway branch from BP1 rejoins the primary path 
     CHECK(std::abs(f.current().lambda - 2 * y / std::pow(L0, 3)) <= 1e-9 * 0.252982);
     ++secondary_points;
   };
-  REQUIRE(ex.run(Vector::Zero(m.size()), 0.0, rec));
+  REQUIRE(ex.run(Vector::Zero(m->size()), 0.0, rec));
   const auto& cps = ex.critical_points();
   REQUIRE(cps.size() == 4);  // BP1, LP1, LP2, BP2 on the primary path
   const CriticalPoint& bp1 = cps[0];
@@ -101,12 +91,12 @@ TEST_CASE("steep von Mises truss: an imperfect path approaches the sway branch",
   // follows the sway circle closely, its peak load staying below P_b.
   const double h = 2.0, L0 = std::sqrt(1 + h * h);
   const double Pb = 2 * std::sqrt(h * h - 2) / std::pow(L0, 3);
-  Model m = steep_von_mises(h, 1e-4);
+  const auto m = steep_von_mises(h, 1e-4);
   Options o;
   o.initial_load_increment = 0.02;
   o.max_steps = 60;
-  PathFollower f(m, o);
-  REQUIRE(f.start(Vector::Zero(m.size()), 0.0));
+  PathFollower f(*m, o);
+  REQUIRE(f.start(Vector::Zero(m->size()), 0.0));
   double peak = 0, closest = 1e9;
   while (f.advance() && f.current().lambda > 0) {
     peak = std::max(peak, f.current().lambda);
@@ -129,16 +119,16 @@ TEST_CASE("a loosely located bifurcation point: B1 = B2 still, tangents right to
   // at 1e-3 gives the same B₁ − B₂ as a point located to 1e-12, and the tangents are
   // right to about the residual reached.
   const double h = 2.0;
-  Model m = steep_von_mises(h);
+  const auto m = steep_von_mises(h);
   auto first_bp = [&](double tol) {
     ExplorerOptions eo;
     eo.path.initial_load_increment = 0.02;
     eo.path.max_steps = 12;
     eo.switch_branches = false;
     eo.finder.locate_options.tolerance = tol;
-    BranchExplorer ex(m, eo);
+    BranchExplorer ex(*m, eo);
     Recorder none;
-    REQUIRE(ex.run(Vector::Zero(m.size()), 0.0, none));
+    REQUIRE(ex.run(Vector::Zero(m->size()), 0.0, none));
     REQUIRE(!ex.critical_points().empty());
     const CriticalPoint& bp = ex.critical_points().front();
     REQUIRE(bp.converged);

@@ -14,6 +14,7 @@
 #include "senda/model/model.hpp"
 #include "senda/model/spring.hpp"
 #include "senda/model/truss.hpp"
+#include "problems/rigid_bar_models.hpp"
 
 using namespace senda;
 using namespace senda::model;
@@ -21,22 +22,12 @@ using namespace senda::continuation;
 using namespace senda::critical;
 
 namespace {
-Model von_mises(double a, double h, bool sway) {
-  Model model(2);
-  const int n1 = model.add_node(1, {-a, 0, 0});
-  const int n2 = model.add_node(2, {0, h, 0});
-  const int n3 = model.add_node(3, {a, 0, 0});
-  for (auto [e, p, q] : {std::tuple{1, n1, n2}, std::tuple{2, n2, n3}})
-    model.add_element(std::make_unique<TrussBar>(e, 2, p, q, model.node_position(p), model.node_position(q), 1.0,
-                                                 StrainMeasure::GreenLagrange));
-  for (int n : {n1, n3}) {
-    model.fix(n, Component::Ux);
-    model.fix(n, Component::Uy);
-  }
-  if (!sway) model.fix(n2, Component::Ux);
-  model.add_load(n2, Component::Uy, -1.0);
-  model.finalize();
-  return model;
+std::unique_ptr<Model> von_mises(double a, double h, bool sway) {
+  senda::problems::VonMisesTruss t;
+  t.a = a;
+  t.h = h;
+  t.sway = sway;
+  return t.build();
 }
 
 std::vector<CriticalPoint> trace(const Problem& p, Options o, int max_points, FinderOptions fo = {}) {
@@ -63,10 +54,10 @@ double observed_order(const std::vector<double>& h, double floor) {
 
 TEST_CASE("von Mises truss h = 0.5: limit load to 1e-10", "[critical][limit]") {
   const double a = 1, h = 0.5, L0 = std::sqrt(a * a + h * h);
-  Model m = von_mises(a, h, false);
+  const auto m = von_mises(a, h, false);
   Options o;
   o.initial_load_increment = 0.01;
-  const auto cps = trace(m, o, 1);
+  const auto cps = trace(*m, o, 1);
   REQUIRE(cps.size() == 1);
   const CriticalPoint& cp = cps[0];
   INFO(cp.message);
@@ -82,10 +73,10 @@ TEST_CASE("von Mises truss h = 0.5: limit load to 1e-10", "[critical][limit]") {
 
 TEST_CASE("steep von Mises truss a = 1, h = 2: bifurcation before the limit point", "[critical][bifurcation]") {
   const double a = 1, h = 2, L0 = std::sqrt(a * a + h * h);
-  Model m = von_mises(a, h, true);
+  const auto m = von_mises(a, h, true);
   Options o;
   o.initial_load_increment = 0.02;
-  const auto cps = trace(m, o, 2);
+  const auto cps = trace(*m, o, 2);
   REQUIRE(cps.size() >= 1);
   const CriticalPoint& bp = cps[0];
   INFO(bp.message << " system " << bp.system << " phi.r " << bp.phi_dot_r);
@@ -102,12 +93,12 @@ TEST_CASE("steep von Mises truss: all four critical points, quadratic convergenc
   const double a = 1, h = 2, L0 = std::sqrt(a * a + h * h);
   const double Pb = 2 * a * a * std::sqrt(h * h - 2 * a * a) / std::pow(L0, 3);
   const double PL = 2.0 / (3.0 * std::sqrt(3.0)) * std::pow(h / L0, 3);
-  Model m = von_mises(a, h, true);
+  const auto m = von_mises(a, h, true);
   Options o;
   o.initial_load_increment = 0.02;
   o.monitor_dof = 1;
   o.max_displacement = 4.5;
-  const auto cps = trace(m, o, 10);
+  const auto cps = trace(*m, o, 10);
   REQUIRE(cps.size() == 4);
   const double expected[4] = {Pb, PL, -PL, -Pb};
   const CriticalKind kinds[4] = {CriticalKind::Bifurcation, CriticalKind::Limit, CriticalKind::Limit,
@@ -173,11 +164,11 @@ TEST_CASE("von Mises truss: bifurcation and limit point coincide at h/a = sqrt(3
   // P_b(h) − P_L(h) changes sign where w_b = w_L, i.e. h² = 3a²: for h > √3a the sway
   // bifurcation comes first on the symmetric path, for h < √3a the limit point.
   auto first_two = [](double h) {
-    Model m = von_mises(1.0, h, true);
+    const auto m = von_mises(1.0, h, true);
     Options o;
     o.initial_load_increment = 0.005;
     o.max_step_ratio = 1.0;  // one crossing per step: the two points are close here
-    const auto cps = trace(m, o, 2);
+    const auto cps = trace(*m, o, 2);
     REQUIRE(cps.size() == 2);
     INFO(cps[0].message << " / " << cps[1].message);
     REQUIRE(cps[0].converged);

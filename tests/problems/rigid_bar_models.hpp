@@ -233,6 +233,9 @@ class LinkChain final : public Problem {
 // axial stiffness EA. Unknowns: apex ux (0), uy (1).
 struct VonMisesTruss {
   double a = 1.0, h = 2.0, EA = 1.0;
+  bool sway = true;                  // false: apex ux fixed (the symmetric path only)
+  double horizontal_dead_load = 0.0; // an imperfection at the apex, not scaled by λ
+  model::StrainMeasure measure = model::StrainMeasure::GreenLagrange;
   double L0() const { return std::sqrt(a * a + h * h); }
   // Load on the symmetric path for an apex drop w.
   double symmetric_load(double w) const { return EA * (h - w) * w * (2 * h - w) / std::pow(L0(), 3); }
@@ -248,14 +251,16 @@ struct VonMisesTruss {
     const int n2 = m->add_node(2, {0, h, 0});
     const int n3 = m->add_node(3, {a, 0, 0});
     m->add_element(std::make_unique<model::TrussBar>(1, 2, n1, n2, m->node_position(n1), m->node_position(n2), EA,
-                                                     model::StrainMeasure::GreenLagrange));
+                                                     measure));
     m->add_element(std::make_unique<model::TrussBar>(2, 2, n2, n3, m->node_position(n2), m->node_position(n3), EA,
-                                                     model::StrainMeasure::GreenLagrange));
+                                                     measure));
     for (int n : {n1, n3}) {
       m->fix(n, Component::Ux);
       m->fix(n, Component::Uy);
     }
+    if (!sway) m->fix(n2, Component::Ux);
     m->add_load(n2, Component::Uy, -1.0);
+    if (horizontal_dead_load != 0.0) m->add_dead_load(n2, Component::Ux, horizontal_dead_load);
     m->finalize();
     return m;
   }

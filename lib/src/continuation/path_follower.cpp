@@ -286,7 +286,7 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
       why = singular_message(*work_);
       return false;
     }
-    term_scale = abs_product_norm(K_, q);
+    if (it == 0) term_scale = abs_product_norm(K_, q);  // varies slowly: once per step
     rhs.col(0) = -g;
     rhs.col(1) = r;
     work_->solve(rhs, sol);
