@@ -1,0 +1,24 @@
+# The sanitizer stage of CI (scripts/sanitize.sh, SENDA_SANITIZE=ON) builds and runs a
+# subset of the suite that fits the CI time budget: senda_sanitize_tests holds the
+# unit tests of every module and the robustness tests (not tests/problems/, whose
+# catalogue runs take minutes under AddressSanitizer, nor the Bratu, star dome and
+# API-example tests), registered as one ctest "sanitize.unit"; with it run the CLI
+# tests (trace: bad-input corpus, interruption, determinism) and fuzz.replay_corpus.
+if(SENDA_SANITIZE)
+  set(SENDA_SANITIZE_TEST_SOURCES
+    robustness/numerical_failure_test.cpp
+    io/config_test.cpp io/builder_test.cpp io/trace_test.cpp
+    linalg/factorization_test.cpp
+    model/model_test.cpp model/truss_test.cpp model/spring_test.cpp model/beam2d_test.cpp
+    continuation/constraint_test.cpp continuation/path_follower_test.cpp
+    critical/locate_test.cpp critical/branch_test.cpp)
+  list(TRANSFORM SENDA_SANITIZE_TEST_SOURCES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
+  add_executable(senda_sanitize_tests main.cpp ${SENDA_SANITIZE_TEST_SOURCES})
+  target_include_directories(senda_sanitize_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR})
+  target_link_libraries(senda_sanitize_tests PRIVATE senda::senda Catch2::Catch2)
+  target_compile_definitions(senda_sanitize_tests PRIVATE
+    SENDA_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    SENDA_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  add_test(NAME sanitize.unit COMMAND senda_sanitize_tests)
+  set_tests_properties(sanitize.unit PROPERTIES LABELS "sanitize" TIMEOUT 900)
+endif()
