@@ -126,7 +126,7 @@ std::vector<int> mesh_member(Model& model, int node_a, int node_b, int n, const 
   const Eigen::Vector3d xa = model.node_position(node_a), xb = model.node_position(node_b);
   std::vector<int> nodes{node_a};
   for (int k = 1; k < n; ++k)
-    nodes.push_back(model.add_node(first_node_id + k - 1, xa + (xb - xa) * (static_cast<double>(k) / n)));
+    nodes.push_back(model.add_node(first_node_id + (k - 1), xa + (xb - xa) * (static_cast<double>(k) / n)));
   nodes.push_back(node_b);
   for (int k = 0; k < n; ++k)
     model.add_element(std::make_unique<Beam2D>(first_element_id + k, nodes[k], nodes[k + 1],
