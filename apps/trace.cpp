@@ -1,13 +1,18 @@
-// trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--help] [section.key=value ...]
+// trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--plot] [--help] [section.key=value ...]
 //
 // Follows the equilibrium path of the structure in FILE.cfg and writes
 // DIR/path.csv and DIR/summary.json (docs/config.md). Exit codes: 0 the trace ran
 // (completed or max-steps), 1 it ended with step-too-small or diverged (results
 // kept), 2 bad input (nothing written), 130 interrupted, 3 internal error.
+// With --plot (or output.plot = true) it then writes DIR/plot.gp and
+// DIR/critical.csv and runs gnuplot (the program named by $SENDA_GNUPLOT, default
+// gnuplot) in DIR; a missing or failing gnuplot is a message on stderr and leaves
+// the exit code of the trace as it was.
 #include <fmt/core.h>
 
 #include <boost/program_options.hpp>
 #include <csignal>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <string>
@@ -15,6 +20,7 @@
 
 #include "senda/io/builder.hpp"
 #include "senda/io/config.hpp"
+#include "senda/io/plot.hpp"
 #include "senda/io/results.hpp"
 #include "senda/io/trace.hpp"
 
@@ -27,7 +33,8 @@ volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_signal(int) { g_stop = 1; }
 
 constexpr const char* kUsage =
-    "usage: trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch BP1,BP3] [--help]\n"
+    "usage: trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch BP1,BP3] [--plot]\n"
+    "             [--help]"
     "             [section.key=value ...]";
 
 constexpr const char* kExitCodes =
@@ -45,7 +52,10 @@ void print_help(const po::options_description& opts) {
       "locates every critical point (limit or bifurcation) on it, follows the secondary\n"
       "branches of its bifurcation points, and writes DIR/path.csv (one row per converged\n"
       "point, with its branch), DIR/summary.json and DIR/modes/<id>.csv.\n"
-      "DIR defaults to results/<FILE stem>; an existing DIR is refused unless --overwrite.\n\n");
+      "DIR defaults to results/<FILE stem>; an existing DIR is refused unless --overwrite.\n"
+      "--plot also writes DIR/plot.gp and DIR/critical.csv and runs gnuplot there: one figure\n"
+      "per tracked displacement, DIR/lambda_<column>.png and .svg (without gnuplot: a message,\n"
+      "the exit code of the trace unchanged; run 'gnuplot plot.gp' in DIR later).\n\n");
   std::ostringstream o;
   o << opts;
   fmt::print("{}\n", o.str());
@@ -71,7 +81,7 @@ std::string format_values(const senda::io::TraceRun& run, const Eigen::VectorXd&
 int main(int argc, char** argv) {
   std::string cfg, out;
   std::vector<std::string> overrides;
-  bool overwrite = false, quiet = false, primary_only = false;
+  bool overwrite = false, quiet = false, primary_only = false, plot = false;
   std::string switch_at;
   po::options_description opts("options");
   opts.add_options()("help,h", "print this help, the exit codes and every configuration key")(
@@ -79,7 +89,10 @@ int main(int argc, char** argv) {
       "overwrite", po::bool_switch(&overwrite), "replace the results in an existing directory")(
       "quiet,q", po::bool_switch(&quiet), "no progress lines, only the closing summary")(
       "primary-only", po::bool_switch(&primary_only), "trace the primary path only (branches.switch=false)")(
-      "switch", po::value<std::string>(&switch_at), "switch branches only at these points, e.g. BP1,BP3 (branches.at)");
+      "switch", po::value<std::string>(&switch_at), "switch branches only at these points, e.g. BP1,BP3 (branches.at)")(
+      "plot", po::bool_switch(&plot),
+      "draw lambda against each tracked displacement with gnuplot: DIR/plot.gp, DIR/lambda_<column>.png/.svg "
+      "(output.plot)");
   po::options_description hidden;
   hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
   po::options_description all;
@@ -118,7 +131,10 @@ int main(int argc, char** argv) {
   const fs::path out_dir = out.empty() ? fs::path("results") / fs::path(cfg).stem() : fs::path(out);
 
   try {
-    senda::io::Setup setup = senda::io::load(cfg, overrides);
+    senda::io::Config config = senda::io::Config::read_file(cfg);
+    for (const std::string& o : overrides) config.apply_override(o);
+    senda::io::Setup setup = senda::io::build(config);
+    plot = plot || config.boolean("output.plot").value_or(false);
     senda::io::TraceRun run(setup);
     run.start();  // a mechanism is bad input: found before anything is written
     senda::io::check_output_dir(out_dir, overwrite);
@@ -211,7 +227,19 @@ int main(int argc, char** argv) {
       }
     }
     fmt::print("  results in {}\n", out_dir.string());
-    return senda::io::exit_code(s.termination);
+    const int code = senda::io::exit_code(s.termination);
+    if (plot) {
+      // The results are complete: whatever happens to the figures, the exit
+      // code stays the trace's (a failed write of plot.gp is an OutputError, 1).
+      const senda::io::PlotFiles files = senda::io::write_plot_files(out_dir, s);
+      const char* env = std::getenv("SENDA_GNUPLOT");
+      const senda::io::RenderResult r = senda::io::render_plot(files, env && *env ? env : "gnuplot");
+      if (r.status == senda::io::RenderStatus::Rendered)
+        fmt::print("  plot: {}\n", r.message);
+      else
+        fmt::print(stderr, "trace: --plot: {}\n", r.message);
+    }
+    return code;
   } catch (const senda::io::ConfigError& e) {
     fmt::print(stderr, "trace: {}\n", e.what());
     return 2;

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Regenerates the figures of the manual: traces the catalogue problems below with
+# --plot and copies their PNGs (lambda_<column>.png, 800x600) into docs/figures/
+# as <problem>-lambda_<column>.png. Then review and commit docs/figures/.
+#
+# usage: scripts/make-figures.sh [TRACE [DEST]]
+#   TRACE  the trace program (default: build/apps/trace; build it first, e.g.
+#          ./scripts/setup.sh)
+#   DEST   where the PNGs go (default: docs/figures)
+# The results of each run are kept in $WORK (default: a temporary directory,
+# removed at the end unless KEEP=1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+trace=${1:-build/apps/trace}
+dest=${2:-docs/figures}
+problems=(three-bar von-mises euler-column lee-frame three-bar-imperfect)
+
+[ -x "$trace" ] || { echo "make-figures: $trace is not a program; build Senda first (./scripts/setup.sh)" >&2; exit 2; }
+command -v gnuplot > /dev/null || { echo "make-figures: gnuplot not found (Debian package gnuplot-nox)" >&2; exit 2; }
+work=${WORK:-$(mktemp -d)}
+mkdir -p "$work"
+[ "${KEEP:-0}" = 1 ] || [ -n "${WORK:-}" ] || trap 'rm -rf "$work"' EXIT
+mkdir -p "$dest"
+
+for p in "${problems[@]}"; do
+  out="$work/$p"
+  echo "make-figures: $p"
+  rc=0
+  "$trace" "problems/$p.cfg" --out "$out" --overwrite --quiet --plot > "$work/$p.log" 2>&1 || rc=$?
+  # Exit 1 (a branch ended with step-too-small) still leaves complete results and figures.
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+    echo "make-figures: trace $p exited $rc:" >&2; cat "$work/$p.log" >&2; exit 1
+  fi
+  if grep -q "^trace: --plot:" "$work/$p.log"; then
+    echo "make-figures: $p: $(grep "^trace: --plot:" "$work/$p.log")" >&2; exit 1
+  fi
+  n=0
+  for png in "$out"/lambda_*.png; do
+    [ -s "$png" ] || { echo "make-figures: $p: no figure in $out" >&2; exit 1; }
+    cp "$png" "$dest/$p-$(basename "$png")"
+    echo "  $dest/$p-$(basename "$png")"
+    n=$((n + 1))
+  done
+  [ "$n" -gt 0 ] || { echo "make-figures: $p: no figure" >&2; exit 1; }
+done
+echo "make-figures: done; figures in $dest"

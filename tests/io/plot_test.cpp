@@ -1,0 +1,210 @@
+// Figures of a trace (senda/io/plot.hpp): critical.csv, the classes of path.csv,
+// the gnuplot script, and render_plot's statuses (a missing, a failing and a
+// silent program need no gnuplot; the rendering itself needs it and is skipped
+// without it).
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "senda/io/builder.hpp"
+#include "senda/io/plot.hpp"
+#include "senda/io/trace.hpp"
+
+using namespace senda;
+using namespace senda::io;
+namespace fs = std::filesystem;
+
+namespace {
+const std::string kSource = SENDA_SOURCE_DIR;
+
+fs::path scratch(const std::string& name) {
+  const fs::path p = fs::path(SENDA_BINARY_DIR) / "tests-io-scratch" / "plot" / name;
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+bool has_gnuplot() { return std::system("command -v gnuplot > /dev/null 2>&1") == 0; }
+
+// Two branches: the primary path stable then unstable, branch 1 unstable only.
+const char* kPath =
+    "point,branch,lambda,u_2_uy,iterations,residual,step_length,det_sign,negative_pivots\n"
+    "0,0,0,0,0,0,0,1,0\n"
+    "1,0,0.5,-0.1,2,1e-12,0.1,1,0\n"
+    "2,0,0.6,-0.2,2,1e-12,0.1,-1,1\n"
+    "0,1,0.55,-0.15,0,0,0,-1,1\n"
+    "1,1,0.5,-0.3,3,1e-12,0.1,-1,1\n";
+
+TraceSummary small_summary() {
+  TraceSummary s;
+  s.problem = "lee";
+  s.title = "Lee's frame";
+  s.config = "problems/lee-frame.cfg";
+  s.track_columns = {"u_2_uy"};
+  critical::CriticalPoint lp;
+  lp.id = "LP1";
+  lp.kind = critical::CriticalKind::Limit;
+  lp.converged = true;
+  lp.lambda = 0.5625;
+  lp.branches = {0};
+  critical::CriticalPoint mp;
+  mp.id = "MP1";
+  mp.kind = critical::CriticalKind::Multiple;
+  mp.converged = false;
+  mp.lambda = 0.25;
+  mp.branches = {1};
+  s.critical_points = {lp, mp};
+  s.critical_tracked = {{-0.125}, {-0.5}};
+  critical::Branch b0, b1;
+  b1.id = 1;
+  b1.parent = 0;
+  b1.start_point = "BP1";
+  b1.direction = -1;
+  s.branches = {b0, b1};
+  return s;
+}
+}  // namespace
+
+TEST_CASE("plot: critical.csv has one row per critical point", "[io][plot]") {
+  const std::string csv = critical_csv(small_summary());
+  CHECK(csv ==
+        "id,kind,branch,lambda,u_2_uy,converged\n"
+        "LP1,limit,0,0.5625,-0.125,1\n"
+        "MP1,multiple,1,0.25,-0.5,0\n");
+  TraceSummary empty;
+  empty.track_columns = {"u_1_ux", "u_1_uy"};
+  CHECK(critical_csv(empty) == "id,kind,branch,lambda,u_1_ux,u_1_uy,converged\n");
+}
+
+TEST_CASE("plot: stable and unstable parts of each branch are read from path.csv", "[io][plot]") {
+  const fs::path dir = scratch("classes");
+  write(dir / "path.csv", kPath);
+  const PathClasses c = read_path_classes(dir / "path.csv");
+  REQUIRE(c.branches == std::vector<int>{0, 1});
+  CHECK(c.has_stable == std::vector<bool>{true, false});
+  CHECK(c.has_unstable == std::vector<bool>{true, true});
+
+  SECTION("not a path.csv") {
+    write(dir / "bad.csv", "a,b,c\n1,2,3\n");
+    CHECK_THROWS_AS(read_path_classes(dir / "bad.csv"), OutputError);
+    CHECK_THROWS_AS(read_path_classes(dir / "missing.csv"), OutputError);
+  }
+  SECTION("a short row") {
+    write(dir / "short.csv", std::string(kPath) + "2,1,0.4\n");
+    CHECK_THROWS_WITH(read_path_classes(dir / "short.csv"), Catch::Contains("short.csv:7: 3 fields"));
+  }
+}
+
+TEST_CASE("plot: the script draws what the results hold", "[io][plot]") {
+  const fs::path dir = scratch("script");
+  write(dir / "path.csv", kPath);
+  const TraceSummary s = small_summary();
+  const std::string g = plot_script(s, read_path_classes(dir / "path.csv"));
+  INFO(g);
+  // negative_pivots is column 8 + (number of tracked columns).
+  CHECK(g.find("P_NEG = 9") != std::string::npos);
+  CHECK(g.find("C_CONVERGED = 6") != std::string::npos);
+  CHECK(g.find("columns = 'u_2_uy'") != std::string::npos);
+  // A quote in the title is doubled inside gnuplot's single quotes.
+  CHECK(g.find("set title 'lee: Lee''s frame'") != std::string::npos);
+  // Branch 0: a stable curve carrying the title and an unstable one; branch 1
+  // has no stable point: its unstable curve carries the title.
+  CHECK(g.find("on(0, 0), k_ ? column(X) : NaN):(k_ ? column(P_LAMBDA) : NaN) with lines lt 1 lw stable_width "
+               "title 'primary path'") != std::string::npos);
+  CHECK(g.find("on(0, 1)") != std::string::npos);
+  CHECK(g.find("on(1, 0)") == std::string::npos);
+  CHECK(g.find("on(1, 1), k_ ? column(X) : NaN):(k_ ? column(P_LAMBDA) : NaN) with lines lt 2 lw unstable_width "
+               "dt unstable_dash title 'branch 1 from BP1 (-)'") != std::string::npos);
+  // Markers for the kinds present only, the unlocated point open, labels.
+  CHECK(g.find("is_kind('limit')") != std::string::npos);
+  CHECK(g.find("is_kind('bifurcation')") == std::string::npos);
+  CHECK(g.find("not located") != std::string::npos);
+  CHECK(g.find("with labels") != std::string::npos);
+  CHECK(g.find("pngcairo size width, height") != std::string::npos);
+  CHECK(g.find("width = 800") != std::string::npos);
+  CHECK(figure_names(s) == std::vector<std::string>{"lambda_u_2_uy.png", "lambda_u_2_uy.svg"});
+
+  PlotOptions small;
+  small.width_px = 400;
+  small.height_px = 300;
+  const std::string g2 = plot_script(s, read_path_classes(dir / "path.csv"), small);
+  CHECK(g2.find("width = 400") != std::string::npos);
+  CHECK(g2.find("height = 300") != std::string::npos);
+  // Deterministic.
+  CHECK(plot_script(s, read_path_classes(dir / "path.csv")) == g);
+}
+
+TEST_CASE("plot: render_plot reports a missing, failing or silent program", "[io][plot]") {
+  const fs::path dir = scratch("render-status");
+  write(dir / "path.csv", kPath);
+  const PlotFiles f = write_plot_files(dir, small_summary());
+  CHECK(fs::is_regular_file(dir / "plot.gp"));
+  CHECK(fs::is_regular_file(dir / "critical.csv"));
+  REQUIRE(f.figures.size() == 2);
+  CHECK(f.figures[0] == dir / "lambda_u_2_uy.png");
+
+  SECTION("not installed") {
+    const RenderResult r = render_plot(f, (dir / "no-such-gnuplot").string());
+    CHECK(r.status == RenderStatus::GnuplotNotFound);
+    CHECK(r.exit_status == -1);
+    CHECK_THAT(r.message, Catch::Contains("not found") && Catch::Contains("gnuplot-nox") &&
+                              Catch::Contains("gnuplot plot.gp"));
+  }
+  SECTION("exits with an error") {
+    const RenderResult r = render_plot(f, "false");
+    CHECK(r.status == RenderStatus::GnuplotFailed);
+    CHECK(r.exit_status == 1);
+    CHECK_THAT(r.message, Catch::Contains("exited with status 1"));
+  }
+  SECTION("exits 0 without drawing") {
+    const RenderResult r = render_plot(f, "true");
+    CHECK(r.status == RenderStatus::MissingFigures);
+    CHECK(r.exit_status == 0);
+    CHECK_THAT(r.message, Catch::Contains("lambda_u_2_uy.png"));
+  }
+}
+
+TEST_CASE("plot: von Mises rendered by gnuplot", "[io][plot][gnuplot]") {
+  if (!has_gnuplot()) {
+    WARN("gnuplot is not installed: rendering not tested");
+    return;
+  }
+  const Setup setup = load(kSource + "/problems/von-mises.cfg");
+  TraceRun run(setup);
+  const fs::path dir = scratch("von-mises") / "results";
+  TraceEvents ev;
+  const TraceSummary s = run.run(dir, false, ev);
+  const PlotFiles f = write_plot_files(dir, s);
+  const RenderResult r = render_plot(f);
+  INFO(r.message << "\n" << slurp(r.log));
+  REQUIRE(r.status == RenderStatus::Rendered);
+  CHECK(r.exit_status == 0);
+  const std::string png = slurp(dir / "lambda_u_2_uy.png");
+  REQUIRE(png.size() > 24);
+  CHECK(png.substr(0, 8) == std::string("\x89PNG\r\n\x1a\n", 8));
+  // IHDR: width and height, big endian, at bytes 16 and 20.
+  auto be32 = [&](std::size_t at) {
+    return (static_cast<unsigned char>(png[at]) << 24) | (static_cast<unsigned char>(png[at + 1]) << 16) |
+           (static_cast<unsigned char>(png[at + 2]) << 8) | static_cast<unsigned char>(png[at + 3]);
+  };
+  CHECK(be32(16) == 800);
+  CHECK(be32(20) == 600);
+  CHECK(slurp(dir / "lambda_u_2_uy.svg").find("<svg") != std::string::npos);
+  // The critical points of the run are in critical.csv, LP1 first.
+  const std::string crit = slurp(dir / "critical.csv");
+  CHECK(crit.rfind("id,kind,branch,lambda,u_2_uy,converged\nLP1,limit,0,", 0) == 0);
+  // gnuplot's log holds no warning (no curve without points, no bad column).
+  CHECK(slurp(r.log).empty());
+}
