@@ -37,7 +37,7 @@ TEST_CASE("config: entries carry section.key, value, file and line", "[io][confi
     CHECK(*c.real("continuation.initial_step") == 0.05);
     CHECK(*c.boolean("continuation.auto_scale"));
     CHECK(*c.text("critical.detect") == "both");
-    CHECK(*c.integer("critical.max_iterations") == 8);
+    CHECK(*c.integer("critical.max_iterations") == 20);
     CHECK(*c.real("critical.bifurcation_tolerance") == 1e-6);
     CHECK(*c.boolean("critical.locate"));
     CHECK_FALSE(c.real("stop.lambda_max").has_value());

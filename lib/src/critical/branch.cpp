@@ -7,11 +7,6 @@
 
 namespace senda::critical {
 
-namespace {
-double fd_step(const Vector& q, const Vector& dir) {
-  return std::sqrt(std::numeric_limits<double>::epsilon()) * (1.0 + q.norm()) / dir.norm();
-}
-}  // namespace
 
 BifurcationEquation bifurcation_equation(const Problem& problem, const CriticalPoint& cp,
                                          const continuation::Scaling& scaling, const Vector& secant_q,
@@ -24,21 +19,21 @@ BifurcationEquation bifurcation_equation(const Problem& problem, const CriticalP
     abe.message = "the point has no mode or particular solution";
     return abe;
   }
-  SparseMatrix K0 = problem.tangent_pattern(), Kp = problem.tangent_pattern();
+  SparseMatrix K0 = problem.tangent_pattern(), Kp = problem.tangent_pattern(), Km = problem.tangent_pattern();
   problem.tangent(q0, cp.lambda, K0);
   const Vector K0v = K0 * v, K0phi = K0 * phi;
-  // Perturbation along φ: B₁ and C (eq. 5.2).
-  const double ephi = fd_step(q0, phi);
-  problem.tangent(q0 + ephi * phi, cp.lambda, Kp);
-  abe.B1 = phi.dot(Kp * v - K0v) / ephi;
-  abe.C = phi.dot(Kp * phi - K0phi) / ephi;
-  // Perturbation along v: A and B₂ (v = 0 only if r = 0, excluded by the problem).
-  if (v.norm() > 0) {
-    const double ev = fd_step(q0, v);
-    problem.tangent(q0 + ev * v, cp.lambda, Kp);
-    abe.A = phi.dot(Kp * v - K0v) / ev;
-    abe.B2 = phi.dot(Kp * phi - K0phi) / ev;
-  }
+  // Central differences, [K(q₀ + εd) − K(q₀ − εd)]/(2ε), ε = cbrt(eps)(1 + ‖q‖)/‖d‖: the
+  // forward form of eq. (5.2) leaves a truncation of O(ε K⁗), which with stiff axial
+  // members (Eriksson's frame) reached 3e-4 |B| in C and misclassified symmetric points.
+  auto central = [&](const Vector& d, double& with_v, double& with_phi) {
+    const double e = std::cbrt(std::numeric_limits<double>::epsilon()) * (1.0 + q0.norm()) / d.norm();
+    problem.tangent(q0 + e * d, cp.lambda, Kp);
+    problem.tangent(q0 - e * d, cp.lambda, Km);
+    with_v = phi.dot(Kp * v - Km * v) / (2.0 * e);
+    with_phi = phi.dot(Kp * phi - Km * phi) / (2.0 * e);
+  };
+  central(phi, abe.B1, abe.C);     // along φ: B₁ and C
+  if (v.norm() > 0) central(v, abe.A, abe.B2);  // along v: A and B₂ (v = 0 only if r = 0)
   if (!problem.is_proportional()) {
     // Extra terms of a λ-dependent g: A += 2φᵀK_λv + φᵀg_λλ, B += φᵀK_λφ.
     const double el = 6.0e-6 * std::max(1.0, std::abs(cp.lambda));

@@ -392,8 +392,13 @@ CriticalPointFinder::Found CriticalPointFinder::check(const continuation::PathFo
     for (std::size_t k = 0; k < points_.size(); ++k) {
       CriticalPoint& other = points_[k];
       if (!other.converged) continue;
+      // The same point: within what the two locations can resolve (a located point
+      // is accurate to about the location tolerance; 1e-6 / 1e-8 at the default).
       const double dq = (other.q - cp.q).norm(), dl = std::abs(other.lambda - cp.lambda);
-      if (dq > 1e-6 * (1.0 + cp.q.norm()) || dl > 1e-8 * (1.0 + std::abs(cp.lambda))) continue;
+      const double tol = options_.locate_options.tolerance;
+      if (dq > std::max(1e-6, 100.0 * tol) * (1.0 + cp.q.norm()) ||
+          dl > std::max(1e-8, 100.0 * tol) * (1.0 + std::abs(cp.lambda)))
+        continue;
       if (std::find(other.branches.begin(), other.branches.end(), branch) == other.branches.end()) {
         other.branches.push_back(branch);
         return {static_cast<int>(k), false};

@@ -84,7 +84,7 @@ const std::vector<OptionSpec>& option_table() {
        "critical points: locate each crossing exactly with the augmented systems"},
       {"critical.tolerance", T::Real, "1e-10", "(0, 1)", false,
        "critical points: tolerance on the scaled augmented residual"},
-      {"critical.max_iterations", T::Integer, "8", "[1, 1000]", false,
+      {"critical.max_iterations", T::Integer, "20", "[1, 1000]", false,
        "critical points: Newton iterations on the augmented system"},
       {"critical.bifurcation_tolerance", T::Real, "1e-6", "(0, 1)", false,
        "critical points: |phi.r|/(|phi||r|) below this classifies a bifurcation"},

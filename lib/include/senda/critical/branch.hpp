@@ -6,7 +6,7 @@
 //   q̇ = ξ v + η φ, λ̇ = ξ            tangent from (ξ, η)
 //   A ξ² + 2B ξη + C η² = 0          algebraic bifurcation equation (eq. 5.1)
 //   A = φᵀ∇_q(Kv)v (+ 2φᵀK_λv + φᵀg_λλ)
-//   B₁ = φᵀ[K(q₀+εφ)v − K(q₀)v]/ε,  B₂ = φᵀ[K(q₀+εv)φ − K(q₀)φ]/ε  (+ φᵀK_λφ)  (eq. 5.2)
+//   B₁ = φᵀ[K(q₀+εφ)v − K(q₀−εφ)v]/2ε,  B₂ = φᵀ[K(q₀+εv)φ − K(q₀−εv)φ]/2ε  (+ φᵀK_λφ)  (eq. 5.2)
 //   C = φᵀ∇_q(Kφ)φ
 // The bracketed terms appear only when g is not proportional in λ.
 // C = 0: symmetric (pitchfork), roots ξ = 0 (secondary, λ̇ = 0) and Aξ + 2Bη = 0.

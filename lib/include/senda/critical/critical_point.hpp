@@ -45,7 +45,7 @@ bool detected(const continuation::Crossing& c, DetectTest test);
 
 struct LocateOptions {
   double tolerance = 1e-10;              // on the scaled augmented residual (eq. 4.8)
-  int max_iterations = 8;                // Newton iterations on SPL/SPB
+  int max_iterations = 20;               // Newton iterations on SPL/SPB (re-joining points may need 10+)
   double bifurcation_tolerance = 1e-6;   // ε_b on |φᵀr| / (‖φ‖ r_s), see CriticalPoint::phi_dot_r
   double penalty = 0.0;                  // ρ; 0 = mean |diag K| + |K_ii| at the start
   bool use_exact_derivative = false;     // use Problem::tangent_derivative when provided

@@ -31,7 +31,7 @@ struct CriticalSettings {
   std::string detect = "both";  // both | det | inertia
   bool locate = true;
   double tolerance = 1e-10;
-  int max_iterations = 8;
+  int max_iterations = 20;
   double bifurcation_tolerance = 1e-6;
 };
 
