@@ -1,4 +1,5 @@
-// trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--plot] [--help] [section.key=value ...]
+// trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch IDS] [--from STATE] [--plot]
+//       [--help] [section.key=value ...]
 //
 // Follows the equilibrium path of the structure in FILE.cfg and writes
 // DIR/path.csv and DIR/summary.json (docs/config.md). Exit codes: 0 the trace ran
@@ -33,7 +34,8 @@ volatile std::sig_atomic_t g_stop = 0;
 extern "C" void on_signal(int) { g_stop = 1; }
 
 constexpr const char* kUsage =
-    "usage: trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch BP1,BP3] [--plot]\n"
+    "usage: trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch BP1,BP3]\n"
+    "             [--from DIR/states/BP1.json] [--plot]\n"
     "             [--help]"
     "             [section.key=value ...]";
 
@@ -82,7 +84,7 @@ int main(int argc, char** argv) {
   std::string cfg, out;
   std::vector<std::string> overrides;
   bool overwrite = false, quiet = false, primary_only = false, plot = false;
-  std::string switch_at;
+  std::string switch_at, from;
   po::options_description opts("options");
   opts.add_options()("help,h", "print this help, the exit codes and every configuration key")(
       "out,o", po::value<std::string>(&out), "results directory (default: results/<FILE stem>)")(
@@ -90,6 +92,8 @@ int main(int argc, char** argv) {
       "quiet,q", po::bool_switch(&quiet), "no progress lines, only the closing summary")(
       "primary-only", po::bool_switch(&primary_only), "trace the primary path only (branches.switch=false)")(
       "switch", po::value<std::string>(&switch_at), "switch branches only at these points, e.g. BP1,BP3 (branches.at)")(
+      "from", po::value<std::string>(&from),
+      "trace only the branches of a saved bifurcation point, e.g. results/x/states/BP1.json (branches.from)")(
       "plot", po::bool_switch(&plot),
       "draw lambda against each tracked displacement with gnuplot: DIR/plot.gp, DIR/lambda_<column>.png/.svg "
       "(output.plot)");
@@ -128,6 +132,7 @@ int main(int argc, char** argv) {
     }
   if (primary_only) overrides.push_back("branches.switch=false");
   if (!switch_at.empty()) overrides.push_back("branches.at=" + switch_at);
+  if (!from.empty()) overrides.push_back("branches.from=" + from);
   const fs::path out_dir = out.empty() ? fs::path("results") / fs::path(cfg).stem() : fs::path(out);
 
   try {
@@ -220,7 +225,8 @@ int main(int argc, char** argv) {
       for (const auto& b : s.branches) {
         const std::string indent(2 * static_cast<std::size_t>(b.depth) + 4, ' ');
         if (b.id == 0)
-          fmt::print("{}0 primary path: {} points, {}\n", indent, b.points + 1, b.termination);
+          fmt::print("{}0 primary path: {}\n", indent,
+                     b.termination == "not-traced" ? b.message : fmt::format("{} points, {}", b.points + 1, b.termination));
         else
           fmt::print("{}{} from {} ({}): {} points, {}{}\n", indent, b.id, b.start_point, b.direction > 0 ? "+" : "-",
                      b.points + 1, b.termination, b.end_point.empty() ? "" : " at " + b.end_point);
