@@ -11,7 +11,7 @@ namespace senda::io {
 namespace fs = std::filesystem;
 
 namespace {
-const char* kOwnFiles[] = {"path.csv", "summary.json", "summary.json.tmp"};
+const char* kOwnFiles[] = {"path.csv", "summary.json", "summary.json.tmp", "plot.gp", "critical.csv", "plot.log"};
 }
 
 void check_output_dir(const fs::path& dir, bool overwrite) {
@@ -32,6 +32,12 @@ void prepare_output_dir(const fs::path& dir, bool overwrite) {
     for (const char* f : kOwnFiles) {
       fs::remove(dir / f, ec);
       if (ec) throw ConfigError((dir / f).string(), 0, "", "cannot remove the old result: " + ec.message());
+    }
+    // The figures of the old run, lambda_<column>.png/.svg.
+    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+      const std::string name = e.path().filename().string();
+      const std::string ext = e.path().extension().string();
+      if (name.rfind("lambda_", 0) == 0 && (ext == ".png" || ext == ".svg")) fs::remove(e.path(), ec);
     }
     // The mode and state files of the old run (Senda's own directories).
     for (const char* sub : {"modes", "states"}) {
