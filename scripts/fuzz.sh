@@ -14,6 +14,7 @@ timeout_s=${FUZZ_TIMEOUT:-10}
 if ! command -v clang++ > /dev/null; then
   if [ "$(id -u)" -eq 0 ]; then
     echo "fuzz: installing clang"
+    apt-get update -qq || true
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends clang libclang-rt-dev > /dev/null ||
       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang > /dev/null
   else
