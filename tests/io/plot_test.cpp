@@ -17,6 +17,8 @@ using namespace senda;
 using namespace senda::io;
 namespace fs = std::filesystem;
 
+#include "io/test_files.hpp"
+
 namespace {
 const std::string kSource = SENDA_SOURCE_DIR;
 
@@ -27,12 +29,7 @@ fs::path scratch(const std::string& name) {
   return p;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using senda::test::slurp;
 
 void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 

@@ -15,6 +15,8 @@ using namespace senda;
 using namespace senda::io;
 namespace fs = std::filesystem;
 
+#include "io/test_files.hpp"
+
 namespace {
 const std::string kSource = SENDA_SOURCE_DIR;
 
@@ -24,12 +26,7 @@ fs::path scratch(const std::string& name) {
   return p;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using senda::test::slurp;
 
 int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 }  // namespace
