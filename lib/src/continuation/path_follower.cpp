@@ -139,6 +139,15 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
   load_norm_ = r.norm();
   eval_residual(q, lambda0, g);
   initial_unbalance_ = finite(g) ? g.norm() : 0.0;
+  // No load vector at q₀ (a load entering through the geometry): the stiffness
+  // floor of eq. (2.9) scales the residual from the first Newton iteration on, so
+  // that a tiny unbalance (an imperfection of 1e-7) is not asked for round-off below
+  // its own size.
+  if (!(load_norm_ > 0.0) && finite(g) && assemble_and_factor(*point_, q, lambda0)) {
+    double d = 0.0;
+    for (int j = 0; j < n; ++j) d += std::abs(K_.coeff(j, j));
+    stiffness_floor_ = d / n;
+  }
   // Newton at fixed λ₀.
   int it = 0;
   for (;; ++it) {

@@ -167,10 +167,57 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     }
   const bool from_before = std::abs(ea->mu[ka]) < std::abs(eb->mu[kb]);
   const continuation::PathPoint& start = from_before ? before : after;
-  cp.start_point = start.index;
-  Vector q = start.q;
-  double lambda = start.lambda;
-  Vector phi = from_before ? Vector(ea->x.col(ka)) : Vector(eb->x.col(kb));
+  const Vector phi0 = from_before ? Vector(ea->x.col(ka)) : Vector(eb->x.col(kb));
+  const long start_factorizations = cp.factorizations;
+  const double lambda_span = std::max({std::abs(after.lambda - before.lambda), 1e-300});
+  CriticalPoint located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Auto, options);
+  if (!located.converged && located.system == "SPB" && located.message.find("unfolded") != std::string::npos) {
+    // A limit point with a small φᵀr (an imperfect structure near its bifurcation)
+    // sent SPL over to SPB, which found the unfolded point γ ≠ 0: retry as SPL only.
+    const long spent = located.factorizations;
+    CriticalPoint retry = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Limit, options);
+    retry.factorizations += spent;
+    if (retry.converged && retry.kind == CriticalKind::Limit) {
+      retry.message += " (after SPB found an unfolded point)";
+      located = std::move(retry);
+    } else {
+      located.factorizations += retry.factorizations - spent;
+    }
+  }
+  located.point_before = cp.point_before;
+  located.point_after = cp.point_after;
+  located.lambda_before = cp.lambda_before;
+  located.lambda_after = cp.lambda_after;
+  located.negative_pivots_change = cp.negative_pivots_change;
+  located.multiplicity = cp.multiplicity;
+  located.start_point = start.index;
+  located.factorizations += start_factorizations;
+  if (!located.converged) return located;
+  const double span = (after.q - before.q).norm();
+  const bool near_bracket = (located.q - before.q).norm() <= 2.0 * span + 1e-12 * (1.0 + located.q.norm()) &&
+                            (located.q - after.q).norm() <= 2.0 * span + 1e-12 * (1.0 + located.q.norm());
+  if (!near_bracket) {
+    located.converged = false;
+    located.message = "converged to a critical point outside the bracket";
+  }
+  return located;
+}
+
+CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambda_start, const Vector& phi_start,
+                     double lambda_span_hint, AugmentedSystem system, const LocateOptions& options) {
+  const int n = problem.size();
+  CriticalPoint cp;
+  cp.q = q_start;
+  cp.lambda = lambda_start;
+  if (phi_start.size() != n || !(phi_start.norm() > 0) || !phi_start.allFinite()) {
+    cp.message = "no start mode";
+    return cp;
+  }
+  SparseMatrix K = problem.tangent_pattern(), Kwork = problem.tangent_pattern();
+  linalg::SymmetricFactorization fac(K);
+  Vector q = q_start;
+  double lambda = lambda_start;
+  Vector phi = phi_start;
   int i = 0;
   phi.cwiseAbs().maxCoeff(&i);
   phi /= phi[i];
@@ -183,7 +230,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
       options.penalty > 0.0 ? options.penalty : mean_abs_diagonal(K) + std::abs(K.valuePtr()[slot]);
   cp.penalty = rho;
 
-  bool spb = false;
+  bool spb = system == AugmentedSystem::Bifurcation;
   double gamma = 0.0, last_force_scale = 1.0, last_dl = INFINITY, last_dphi = INFINITY;
   Vector G1(n), G2(n), r(n), gl(n), gl2(n);
   Eigen::MatrixXd rhs(n, 3), H, J;
@@ -227,7 +274,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     // alone is not enough where K mixes very different stiffnesses: with ρ ~ EA/L₀
     // of a stiff member, ‖Kφ‖ ≤ tol ρ‖φ‖ admits a bending eigenvalue of ~1e-4 of
     // its own size (Euler column, EA = 1e5 EI/L²).
-    const double lambda_span = std::max({std::abs(lambda), std::abs(after.lambda - before.lambda), 1e-300});
+    const double lambda_span = std::max({std::abs(lambda), lambda_span_hint, 1e-300});
     const double update_tol = std::sqrt(options.tolerance);
     const bool small_update =
         it > 0 && std::abs(last_dl) <= update_tol * lambda_span && last_dphi <= update_tol * pn;
@@ -240,7 +287,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
       return cp;
     }
     // Start as a limit point; switch to SPB when φᵀr vanishes or SPL converges only linearly.
-    if (!spb) {
+    if (!spb && system == AugmentedSystem::Auto) {
       const auto& h = cp.residual_history;
       // Linear convergence: two successive ratios above 0.2 in the asymptotic range,
       // with φᵀr already small (at a limit point it stays O(1)).
@@ -336,18 +383,12 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
   if (fac.factorize(Kwork) == linalg::FactorStatus::Ok) cp.v = fac.solve(r);
   cp.factorizations = fac.stats().factorizations;
 
-  const double span = (after.q - before.q).norm();
-  const bool near_bracket = (cp.q - before.q).norm() <= 2.0 * span + 1e-12 * (1.0 + cp.q.norm()) &&
-                            (cp.q - after.q).norm() <= 2.0 * span + 1e-12 * (1.0 + cp.q.norm());
   cp.kind = cp.phi_dot_r < options.bifurcation_tolerance ? CriticalKind::Bifurcation : CriticalKind::Limit;
   if (cp.system == "SPB" && cp.kind == CriticalKind::Bifurcation &&
       std::abs(cp.gamma) > 1e3 * options.tolerance * last_force_scale) {
     cp.converged = false;
     cp.message = "SPB converged to an unfolded point (gamma = " + std::to_string(cp.gamma) +
                  " relative to the force scale), not a bifurcation";
-  } else if (!near_bracket) {
-    cp.converged = false;
-    cp.message = "converged to a critical point outside the bracket";
   } else {
     cp.message = "located with " + cp.system + " in " + std::to_string(cp.newton_iterations) + " iterations";
   }

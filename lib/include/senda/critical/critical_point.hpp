@@ -104,6 +104,18 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
                      const continuation::PathPoint& after, const linalg::SymmetricFactorization& factor_after,
                      const LocateOptions& options);
 
+// Which augmented system refine() solves: SPL switching to SPB when φᵀr vanishes
+// (as locate() does), or one of them throughout.
+enum class AugmentedSystem { Auto, Limit, Bifurcation };
+
+// Newton on SPL/SPB from a state (q, λ) near a critical point and a guess φ of its
+// mode (the pivot i is the largest |φⱼ|). lambda_span is the scale of λ-updates
+// for the convergence test (the bracket width in locate()). Used by locate() after
+// it has chosen the start mode, and by the critical-point curves of design.hpp.
+// No bracket fields are set; kind is classified by φᵀr as in locate().
+CriticalPoint refine(const Problem& problem, const Vector& q, double lambda, const Vector& phi, double lambda_span,
+                     AugmentedSystem system, const LocateOptions& options);
+
 // ∇_q(K(q) a)·b by forward differences, [K(q + εa) b − K(q) b]/ε (eq. 6.1), with
 // ε = √eps (1 + ‖q‖)/‖a‖. K0 is K(q) (both triangles), Kwork a scratch matrix.
 Vector tangent_derivative_fd(const Problem& problem, const Vector& q, double lambda, const Vector& a,
