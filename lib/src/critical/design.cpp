@@ -1,0 +1,549 @@
+#include "senda/critical/design.hpp"
+
+#include <Eigen/LU>
+#include <Eigen/QR>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "senda/critical/branch.hpp"
+#include "senda/linalg/factorization.hpp"
+
+namespace senda::critical {
+
+namespace {
+
+const double kCbrtEps = std::cbrt(std::numeric_limits<double>::epsilon());
+
+// Difference step in μ (eq. 8.1).
+double mu_step(double mu, double mu_scale) { return kCbrtEps * std::max(std::abs(mu), mu_scale); }
+
+double default_mu_scale(double mu, double given) { return given > 0.0 ? given : std::max(std::abs(mu), 1.0); }
+
+int diagonal_slot(const SparseMatrix& K, int i) {
+  for (SparseMatrix::InnerIterator it(K, i); it; ++it)
+    if (it.row() == i) return static_cast<int>(&it.value() - K.valuePtr());
+  return -1;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// LineProblem
+
+LineProblem::LineProblem(const ProblemFamily& family, double mu0, double lambda0, double d_mu, double d_lambda,
+                         double mu_scale)
+    : family_(family), nominal_(family.at(mu0)), mu0_(mu0), lambda0_(lambda0), d_mu_(d_mu), d_lambda_(d_lambda),
+      delta_(mu_step(mu0, default_mu_scale(mu0, mu_scale))) {
+  cache_.emplace_back(mu0, nominal_);
+}
+
+const Problem& LineProblem::member(double mu) const {
+  for (const auto& [m, p] : cache_)
+    if (m == mu) return *p;
+  if (cache_.size() >= 6) cache_.erase(cache_.begin() + 1);  // keep the nominal member
+  cache_.emplace_back(mu, family_.at(mu));
+  const Problem& p = *cache_.back().second;
+  if (p.size() != nominal_->size() || p.tangent_pattern().nonZeros() != nominal_->tangent_pattern().nonZeros())
+    throw std::logic_error("ProblemFamily: a member has another size or tangent pattern than the nominal one");
+  return p;
+}
+
+void LineProblem::residual(const Vector& q, double t, Vector& g) const { member(mu(t)).residual(q, lambda(t), g); }
+
+void LineProblem::tangent(const Vector& q, double t, SparseMatrix& K) const { member(mu(t)).tangent(q, lambda(t), K); }
+
+void LineProblem::dg_dlambda(const Vector& q, double t, Vector& out) const {
+  // d g/dt = d_λ g_λ + d_μ g_μ, g_μ by central differences (eq. 8.1).
+  const double m = mu(t), l = lambda(t);
+  Vector gl, gp, gm;
+  member(m).dg_dlambda(q, l, gl);
+  out = d_lambda_ * gl;
+  if (d_mu_ != 0.0) {
+    member(m + delta_).residual(q, l, gp);
+    member(m - delta_).residual(q, l, gm);
+    out += d_mu_ * (gp - gm) / (2.0 * delta_);
+  }
+}
+
+bool LineProblem::tangent_derivative(const Vector& q, double t, const Vector& a, const Vector& b,
+                                     Vector& out) const {
+  return member(mu(t)).tangent_derivative(q, lambda(t), a, b, out);
+}
+
+// ---------------------------------------------------------------------------
+// Sensitivity (eqs. 8.2, 8.3)
+
+Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPoint& cp,
+                        const SensitivityOptions& options) {
+  Sensitivity s;
+  if (!cp.converged) {
+    s.message = "the point was not located";
+    return s;
+  }
+  const std::shared_ptr<const Problem> p0 = family.at(mu);
+  const double delta = mu_step(mu, default_mu_scale(mu, options.mu_scale));
+  const std::shared_ptr<const Problem> pp = family.at(mu + delta), pm = family.at(mu - delta);
+  const Problem& problem = *p0;
+  const int n = problem.size();
+  const Vector& q = cp.q;
+  const Vector& phi = cp.phi;
+  const double lambda = cp.lambda;
+  Vector gp, gm, gl;
+  pp->residual(q, lambda, gp);
+  pm->residual(q, lambda, gm);
+  const Vector gmu = (gp - gm) / (2.0 * delta);
+  problem.dg_dlambda(q, lambda, gl);
+  const double phi_r = -phi.dot(gl);
+  const double gmu_norm = gmu.norm();
+  s.phi_dot_gmu = gmu_norm > 0 ? std::abs(phi.dot(gmu)) / (phi.norm() * gmu_norm) : 0.0;
+
+  if (cp.kind == CriticalKind::Limit) {
+    if (!(std::abs(phi_r) > 0)) {
+      s.message = "phi^T r = 0 at a limit point";
+      return s;
+    }
+    s.dlambda_dmu = phi.dot(gmu) / phi_r;  // eq. (8.2)
+    s.valid = std::isfinite(s.dlambda_dmu);
+    if (!s.valid) s.message = "not finite";
+    return s;
+  }
+  if (cp.kind != CriticalKind::Bifurcation) {
+    s.message = "a multiple point";
+    return s;
+  }
+  if (s.phi_dot_gmu > options.bifurcation_tolerance) {
+    s.message = "the parameter breaks the bifurcation (phi^T dg/dmu != 0): it is an imperfection, and the "
+                "critical load of the perturbed structure is a limit point";
+    return s;
+  }
+  if (cp.v.size() != n || cp.pivot < 0) {
+    s.message = "the point has no particular solution v";
+    return s;
+  }
+  continuation::Scaling unit;
+  unit.w = Vector::Ones(n);
+  const BifurcationEquation abe = bifurcation_equation(problem, cp, unit, cp.v, 1.0, options.symmetric_tolerance);
+  const double A = abe.A, B = 0.5 * (abe.B1 + abe.B2), C = abe.C;
+
+  // K̃ w = −g_μ, K̃ = K + ρ eᵢeᵢᵀ: with φᵀg_μ = 0 this gives K w = −g_μ, wᵢ = 0.
+  SparseMatrix K = problem.tangent_pattern(), Kp = problem.tangent_pattern(), Km = problem.tangent_pattern();
+  problem.tangent(q, lambda, K);
+  SparseMatrix Kt = K;
+  const int slot = diagonal_slot(Kt, cp.pivot);
+  if (slot < 0) {
+    s.message = "no diagonal entry at the pivot";
+    return s;
+  }
+  Kt.valuePtr()[slot] += cp.penalty;
+  linalg::SymmetricFactorization fac(Kt);
+  if (fac.factorize(Kt) != linalg::FactorStatus::Ok) {
+    s.message = "penalized tangent not factorizable";
+    return s;
+  }
+  const Vector w = fac.solve(Vector(-gmu));
+
+  // b = ∇_q(Kφ)w + K_μφ, central differences.
+  Vector b = Vector::Zero(n);
+  if (w.norm() > 0) {
+    const double e = kCbrtEps * (1.0 + q.norm()) / w.norm();
+    problem.tangent(q + e * w, lambda, Kp);
+    problem.tangent(q - e * w, lambda, Km);
+    b += (Kp * phi - Km * phi) / (2.0 * e);
+  }
+  pp->tangent(q, lambda, Kp);
+  pm->tangent(q, lambda, Km);
+  b += (Kp * phi - Km * phi) / (2.0 * delta);
+  double c1 = phi.dot(b), c2 = cp.v.dot(b);
+  if (!problem.is_proportional()) {
+    const double el = kCbrtEps * std::max(1.0, std::abs(lambda));
+    problem.tangent(q, lambda + el, Kp);
+    problem.tangent(q, lambda - el, Km);
+    const Vector Klphi = (Kp * phi - Km * phi) / (2.0 * el);
+    Vector glp, glm;
+    pp->dg_dlambda(q, lambda, glp);
+    pm->dg_dlambda(q, lambda, glm);
+    c2 += Klphi.dot(w) + phi.dot(glp - glm) / (2.0 * delta);
+  }
+  Eigen::Matrix2d M;
+  M << B, C, A, B;
+  const double det = B * B - A * C;
+  if (!(std::abs(det) > 1e-14 * std::max({B * B, std::abs(A * C), 1e-300}))) {
+    s.message = "B^2 - AC = 0: not a simple bifurcation";
+    return s;
+  }
+  const Eigen::Vector2d x = M.fullPivLu().solve(Eigen::Vector2d(-c1, -c2));
+  s.dlambda_dmu = x[0];  // eq. (8.3)
+  s.valid = std::isfinite(s.dlambda_dmu);
+  if (!s.valid) s.message = "not finite";
+  return s;
+}
+
+// ---------------------------------------------------------------------------
+// Critical-point curves (eq. 8.4)
+
+const char* to_string(CurveEventKind k) {
+  switch (k) {
+    case CurveEventKind::TurnInMu: return "turn_in_mu";
+    case CurveEventKind::Coincidence: return "coincidence";
+  }
+  return "?";
+}
+
+namespace {
+
+struct Plane {
+  double mu_s, lambda_s;
+  Eigen::Vector2d scaled(double mu, double lambda) const { return {mu / mu_s, lambda / lambda_s}; }
+};
+
+// One point of the curve on the line through P = (mu_p, lambda_p) normal to the
+// unit scaled direction tau, from the guesses (q, φ).
+struct LineSolve {
+  CriticalPoint cp;
+  double mu = 0.0, lambda = 0.0;
+};
+
+LineSolve solve_on_line(const ProblemFamily& family, const Plane& plane, double mu_p, double lambda_p,
+                        const Eigen::Vector2d& tau, const Vector& q, const Vector& phi, double h,
+                        AugmentedSystem system, const CurveOptions& options) {
+  const double d_mu = -tau[1] * plane.mu_s, d_lambda = tau[0] * plane.lambda_s;
+  LineProblem line(family, mu_p, lambda_p, d_mu, d_lambda, plane.mu_s);
+  LineSolve s;
+  s.cp = refine(line, q, 0.0, phi, std::max(h, 1e-12), system, options.locate);
+  s.mu = line.mu(s.cp.lambda);
+  s.lambda = line.lambda(s.cp.lambda);
+  return s;
+}
+
+// Inertia of K̃ and its eigenvalue nearest zero (inverse iteration from x).
+struct PenalizedSpectrum {
+  bool ok = false;
+  int negative = 0;
+  double eigenvalue = 0.0;
+  Vector x;
+};
+
+PenalizedSpectrum penalized_spectrum(const Problem& p, const CriticalPoint& cp, double lambda, const Vector& start) {
+  PenalizedSpectrum out;
+  SparseMatrix K = p.tangent_pattern();
+  p.tangent(cp.q, lambda, K);
+  const int slot = diagonal_slot(K, cp.pivot);
+  if (slot < 0) return out;
+  K.valuePtr()[slot] += cp.penalty;
+  linalg::SymmetricFactorization fac(K);
+  if (fac.factorize(K) != linalg::FactorStatus::Ok) return out;
+  out.negative = fac.negative_pivots();
+  Vector x = start.size() == cp.q.size() && start.norm() > 0 ? start : Vector::Ones(cp.q.size());
+  x.normalize();
+  for (int k = 0; k < 12; ++k) {
+    Vector y = fac.solve(x);
+    const double nrm = y.norm();
+    if (!(nrm > 0) || !std::isfinite(nrm)) return out;
+    x = y / nrm;
+  }
+  out.eigenvalue = x.dot(K * x);
+  out.x = x;
+  out.ok = true;
+  return out;
+}
+
+}  // namespace
+
+CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, const CriticalPoint& start,
+                                    const CurveOptions& options) {
+  CriticalCurve curve;
+  if (!start.converged || start.kind == CriticalKind::Multiple) {
+    curve.termination = "bad_start";
+    curve.message = "the start point is not a located simple critical point";
+    return curve;
+  }
+  const AugmentedSystem system =
+      start.kind == CriticalKind::Limit ? AugmentedSystem::Limit : AugmentedSystem::Bifurcation;
+  const Plane plane{default_mu_scale(mu0, options.mu_scale),
+                    options.lambda_scale > 0 ? options.lambda_scale : std::max(std::abs(start.lambda), 1e-12)};
+  SensitivityOptions so = options.sensitivity;
+  so.mu_scale = plane.mu_s;
+  const Sensitivity sens = sensitivity(family, mu0, start, so);
+  if (!sens.valid) {
+    curve.termination = "bad_start";
+    curve.message = "no sensitivity at the start point: " + sens.message;
+    return curve;
+  }
+
+  auto make_point = [&](const CriticalPoint& cp, double mu, double lambda, double s) {
+    CurvePoint p;
+    p.mu = mu;
+    p.lambda = lambda;
+    p.arclength = s;
+    p.q = cp.q;
+    p.phi = cp.phi;
+    p.kind = cp.kind;
+    p.iterations = cp.newton_iterations;
+    p.residual = cp.residual;
+    p.phi_dot_r = cp.phi_dot_r;
+    return p;
+  };
+  std::vector<CriticalPoint> located{start};  // for the spectrum (pivot, penalty)
+  curve.points.push_back(make_point(start, mu0, start.lambda, 0.0));
+  Vector eig_start = start.phi;  // any start vector; refreshed at each point
+  {
+    const PenalizedSpectrum ps = penalized_spectrum(*family.at(mu0), start, start.lambda, Vector());
+    curve.points.back().penalized_negative_pivots = ps.negative;
+    if (ps.ok) eig_start = ps.x;
+  }
+
+  // First direction from the sensitivity, in the scaled plane.
+  Eigen::Vector2d tau(1.0, sens.dlambda_dmu * plane.mu_s / plane.lambda_s);
+  tau *= (options.direction >= 0 ? 1.0 : -1.0) / tau.norm();
+  Vector dq = Vector::Zero(start.q.size());  // dq/ds of the last secant
+  double h = options.step;
+
+  auto outside = [&](double mu, double lambda) -> const char* {
+    if (mu < options.mu_min || mu > options.mu_max) return "mu_range";
+    if (lambda < options.lambda_min || lambda > options.lambda_max) return "lambda_range";
+    return nullptr;
+  };
+
+  while (true) {
+    if (static_cast<int>(curve.points.size()) > options.max_points) {
+      curve.termination = "max_points";
+      break;
+    }
+    const CurvePoint& last = curve.points.back();
+    const Eigen::Vector2d X = plane.scaled(last.mu, last.lambda);
+    const Eigen::Vector2d P = X + h * tau;
+    const Vector q_pred = last.q + h * dq;
+    LineSolve ls = solve_on_line(family, plane, P[0] * plane.mu_s, P[1] * plane.lambda_s, tau, q_pred, last.phi, h,
+                                 system, options);
+    bool ok = ls.cp.converged && ls.cp.kind == start.kind;
+    std::string why = ls.cp.converged ? "the point found is of another kind" : ls.cp.message;
+    Eigen::Vector2d secant;
+    if (ok) {
+      secant = plane.scaled(ls.mu, ls.lambda) - X;
+      const double len = secant.norm();
+      if (!(len > 0)) {
+        ok = false;
+        why = "no progress";
+      } else {
+        secant /= len;
+        const double turn = std::acos(std::clamp(secant.dot(tau), -1.0, 1.0));
+        if (turn > options.max_turn) {
+          ok = false;
+          why = "the curve turned by " + std::to_string(turn) + " rad in one step";
+        }
+      }
+    }
+    if (!ok) {
+      h *= 0.5;
+      if (h < options.min_step) {
+        curve.termination = "step_too_small";
+        curve.message = "no critical point near mu = " + std::to_string(last.mu) + " (" + why +
+                        "): the critical point may cease to exist there";
+        break;
+      }
+      continue;
+    }
+    const double len = (plane.scaled(ls.mu, ls.lambda) - X).norm();
+    CurvePoint p = make_point(ls.cp, ls.mu, ls.lambda, last.arclength + len);
+    const std::shared_ptr<const Problem> member = family.at(ls.mu);
+    const PenalizedSpectrum ps = penalized_spectrum(*member, ls.cp, ls.lambda, eig_start);
+    p.penalized_negative_pivots = ps.negative;
+    dq = (p.q - last.q) / len;
+    const int k = static_cast<int>(curve.points.size()) - 1;  // index of `last`
+
+    // Another eigenvalue crossed zero between last and p: a coincidence (eq. 8.4).
+    if (ps.ok && p.penalized_negative_pivots != last.penalized_negative_pivots) {
+      CurveEvent ev;
+      ev.kind = CurveEventKind::Coincidence;
+      ev.after_point = k;
+      // Along the secant from `last` (s = 0) to p (s = len), each trial point on its
+      // normal line: bisection on the inertia of K̃ until the eigenvalue nearest zero
+      // changes sign across the bracket (it is then the crossing one), then regula
+      // falsi (Illinois) on that eigenvalue.
+      struct Trial {
+        bool ok = false;
+        int negative = 0;
+        double eigenvalue = 0.0, mu = 0.0, lambda = 0.0;
+      };
+      Vector xv = ps.x;
+      auto trial = [&](double sc) {
+        Trial t;
+        const Eigen::Vector2d Pc = X + sc * secant;
+        const double frac = sc / len;
+        LineSolve lc = solve_on_line(family, plane, Pc[0] * plane.mu_s, Pc[1] * plane.lambda_s, secant,
+                                     last.q + frac * (p.q - last.q), last.phi + frac * (p.phi - last.phi), len,
+                                     system, options);
+        if (!lc.cp.converged) return t;
+        const PenalizedSpectrum pc = penalized_spectrum(*family.at(lc.mu), lc.cp, lc.lambda, xv);
+        if (!pc.ok) return t;
+        xv = pc.x;
+        t.ok = true;
+        t.negative = pc.negative;
+        t.eigenvalue = pc.eigenvalue;
+        t.mu = lc.mu;
+        t.lambda = lc.lambda;
+        return t;
+      };
+      const PenalizedSpectrum pa = penalized_spectrum(*family.at(last.mu), located.back(), last.lambda, ps.x);
+      double sa = 0.0, fa = pa.ok ? pa.eigenvalue : NAN, sb = len, fb = ps.eigenvalue;
+      int na = last.penalized_negative_pivots;
+      ev.mu = p.mu;
+      ev.lambda = p.lambda;
+      int side = 0;
+      for (int it = 0; it < 60; ++it) {
+        const bool falsi = std::isfinite(fa) && std::isfinite(fb) && fa * fb < 0;
+        const double sc = falsi ? (sa * fb - sb * fa) / (fb - fa) : 0.5 * (sa + sb);
+        const Trial t = trial(sc);
+        if (!t.ok) break;
+        ev.mu = t.mu;
+        ev.lambda = t.lambda;
+        if (falsi && (std::abs(t.eigenvalue) <= 1e-10 * std::max(std::abs(fa), std::abs(fb)) ||
+                      std::abs(sb - sa) <= 1e-13 * len)) {
+          ev.located = true;
+          break;
+        }
+        if (t.negative == na) {  // the crossing lies in (sc, sb)
+          if (falsi && side == -1) fb *= 0.5;
+          sa = sc;
+          fa = t.eigenvalue;
+          side = -1;
+        } else {
+          if (falsi && side == 1) fa *= 0.5;
+          sb = sc;
+          fb = t.eigenvalue;
+          side = 1;
+        }
+        if (!falsi) side = 0;
+      }
+      ev.message = std::string("another eigenvalue of K crosses zero: a ") +
+                   (start.kind == CriticalKind::Limit ? "bifurcation" : "limit") +
+                   " point coincides with this one (inertia of K + rho e_i e_i^T " +
+                   std::to_string(last.penalized_negative_pivots) + " -> " +
+                   std::to_string(p.penalized_negative_pivots) + ")" + (ev.located ? "" : "; not located");
+      curve.events.push_back(ev);
+    }
+    if (ps.ok) eig_start = ps.x;
+
+    // Turn in μ: the μ-component of the secant changes sign; vertex of the
+    // parabola μ(s) through the last three points.
+    if (secant[0] * tau[0] < 0 && curve.points.size() >= 2) {
+      const CurvePoint& a = curve.points[curve.points.size() - 2];
+      const double s0 = a.arclength, s1 = last.arclength, s2 = p.arclength;
+      auto parabola = [&](double y0, double y1, double y2) {
+        // Lagrange form coefficients of y(s) = c0 + c1 s + c2 s²
+        const double d01 = (y1 - y0) / (s1 - s0), d12 = (y2 - y1) / (s2 - s1);
+        const double c2 = (d12 - d01) / (s2 - s0);
+        const double c1 = d01 - c2 * (s0 + s1);
+        const double c0 = y0 - c1 * s0 - c2 * s0 * s0;
+        return Eigen::Vector3d(c0, c1, c2);
+      };
+      const Eigen::Vector3d m = parabola(a.mu, last.mu, p.mu), l = parabola(a.lambda, last.lambda, p.lambda);
+      CurveEvent ev;
+      ev.kind = CurveEventKind::TurnInMu;
+      ev.after_point = k;
+      const double sv = m[2] != 0 ? -m[1] / (2.0 * m[2]) : s1;
+      ev.mu = m[0] + m[1] * sv + m[2] * sv * sv;
+      ev.lambda = l[0] + l[1] * sv + l[2] * sv * sv;
+      ev.located = true;
+      ev.message = "the curve turns in mu (vertex of a parabola through three points)";
+      curve.events.push_back(ev);
+    }
+
+    tau = secant;
+    located.push_back(ls.cp);
+    curve.points.push_back(std::move(p));
+    if (const char* why_out = outside(curve.points.back().mu, curve.points.back().lambda)) {
+      curve.termination = why_out;
+      break;
+    }
+    const int iters = std::max(1, ls.cp.newton_iterations);
+    h = std::min({options.max_step, 2.0 * h, h * std::sqrt(double(options.target_iterations) / iters)});
+  }
+  return curve;
+}
+
+// ---------------------------------------------------------------------------
+// Imperfection sensitivity
+
+std::optional<CriticalPoint> first_critical_point(const Problem& problem, const Vector& q0, double lambda0,
+                                                  const continuation::Options& path, const FinderOptions& finder,
+                                                  std::string* why) {
+  continuation::PathFollower follower(problem, path);
+  CriticalPointFinder f(finder);
+  if (!follower.start(q0, lambda0)) {
+    if (why) *why = follower.message();
+    return std::nullopt;
+  }
+  while (!follower.done()) {
+    if (!follower.advance()) continue;
+    const CriticalPointFinder::Found found = f.check(follower);
+    if (found.index < 0) continue;
+    const CriticalPoint& cp = f.points()[found.index];
+    if (cp.converged) return cp;
+    if (why) *why = cp.id + " not located: " + cp.message;
+    return std::nullopt;
+  }
+  if (why) *why = "the path ended (" + std::string(continuation::to_string(follower.termination())) + ": " +
+                  follower.message() + ") before a critical point";
+  return std::nullopt;
+}
+
+PowerLaw fit_power_law(const std::vector<double>& x, const std::vector<double>& y) {
+  PowerLaw fit;
+  if (x.size() != y.size() || x.size() < 2) {
+    fit.message = "need two or more (x, y) pairs";
+    return fit;
+  }
+  const int n = static_cast<int>(x.size());
+  Eigen::MatrixXd A(n, 2);
+  Eigen::VectorXd b(n);
+  for (int k = 0; k < n; ++k) {
+    if (!(x[k] > 0) || !(y[k] > 0)) {
+      fit.message = "every x and y must be positive for a power-law fit";
+      return fit;
+    }
+    A(k, 0) = 1.0;
+    A(k, 1) = std::log(x[k]);
+    b[k] = std::log(y[k]);
+  }
+  const Eigen::Vector2d c = A.colPivHouseholderQr().solve(b);
+  fit.coefficient = std::exp(c[0]);
+  fit.exponent = c[1];
+  fit.max_log_residual = (A * c - b).cwiseAbs().maxCoeff();
+  fit.points = n;
+  fit.valid = std::isfinite(fit.exponent) && std::isfinite(fit.coefficient);
+  return fit;
+}
+
+ImperfectionStudy imperfection_sensitivity(const ProblemFamily& family, const std::vector<double>& amplitudes,
+                                           double lambda_perfect, const continuation::Options& path,
+                                           const FinderOptions& finder) {
+  ImperfectionStudy study;
+  study.lambda_perfect = lambda_perfect;
+  std::vector<double> xs, ys;
+  for (double eps : amplitudes) {
+    ImperfectionPoint ip;
+    ip.amplitude = eps;
+    const std::shared_ptr<const Problem> p = family.at(eps);
+    std::string why;
+    const std::optional<CriticalPoint> cp =
+        first_critical_point(*p, Vector::Zero(p->size()), 0.0, path, finder, &why);
+    if (cp && cp->kind == CriticalKind::Limit) {
+      ip.found = true;
+      ip.lambda_max = cp->lambda;
+      const double drop = 1.0 - ip.lambda_max / lambda_perfect;
+      if (eps > 0 && drop > 0) {
+        xs.push_back(eps);
+        ys.push_back(drop);
+      }
+    } else {
+      ip.message = cp ? cp->id + ": the first critical point is not a limit point" : why;
+    }
+    study.points.push_back(ip);
+  }
+  study.fit = fit_power_law(xs, ys);
+  return study;
+}
+
+}  // namespace senda::critical
