@@ -10,7 +10,8 @@
 //   Koiter's imperfection laws (Koiter 1945; Thompson & Hunt 1973, ch. 2):
 //   1 − P_max/P_cr ∝ ε^{1/2} for an asymmetric bifurcation, ∝ ε^{2/3} for a
 //   symmetric unstable one; model (b) with a horizontal tip force εkL:
-//   P_max/P_cr ≈ 1 − 1.5 ε^{2/3}.
+//   P_max/P_cr ≈ 1 − 1.5 ε^{2/3}; model (c) with a tip force −εkL (towards the
+//   falling side): 1 − P_max/P_cr ≈ 1.5 √(ε/(¾P_cr)) (k = L = 1).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <memory>
@@ -291,6 +292,9 @@ TEST_CASE("imperfection sensitivity of the rigid-bar models: Koiter's exponents"
     REQUIRE(st.fit.valid);
     CHECK(st.fit.points == 4);
     CHECK(std::abs(st.fit.exponent - 0.5) <= 0.05 * 0.5);
+    // P ≈ P_cr(1 − ¾x) − ε/x (x = −θ): maximum at ¾P_cr x² = ε, drop 1.5 x = 1.5 √(ε/(¾P_cr)).
+    const double c = 1.5 / std::sqrt(0.75 * base->critical_load());
+    CHECK(std::abs(st.fit.coefficient - c) <= 0.05 * c);
   }
 }
 
