@@ -43,4 +43,13 @@ for p in "${problems[@]}"; do
   done
   [ "$n" -gt 0 ] || { echo "make-figures: $p: no figure" >&2; exit 1; }
 done
+# The imperfect three-bar path over the perfect diagram (issue 4; docs/validation.md):
+# every branch of the perfect structure in grey, the imperfect path in red.
+if [ -s "$work/three-bar/path.csv" ] && [ -s "$work/three-bar-imperfect/path.csv" ]; then
+  overlay="$dest/three-bar-overlay-lambda_u_3_uy.png"
+  gnuplot -e "perfect='$work/three-bar/path.csv'; imperfect='$work/three-bar-imperfect/path.csv'; out='$overlay'" \
+    scripts/three-bar-overlay.gp
+  [ -s "$overlay" ] || { echo "make-figures: overlay not produced" >&2; exit 1; }
+  echo "  $overlay"
+fi
 echo "make-figures: done; figures in $dest"
