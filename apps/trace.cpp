@@ -103,7 +103,7 @@ class Console {
     }
     erase();
     fmt::print("{}", text);
-    draw();
+    if (progress.points > 0) draw();  // the line exists once there is a point
   }
   // A new point: its line, or on a terminal the progress line.
   void point(const senda::io::TraceRun& r, const senda::continuation::PathPoint& p, const std::string& line) {
