@@ -47,8 +47,7 @@ extern "C" void on_signal(int) { g_stop = 1; }
 constexpr const char* kUsage =
     "usage: trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch BP1,BP3]\n"
     "             [--from DIR/states/BP1.json] [--plot] [--vtk]\n"
-    "             [--help]"
-    "             [section.key=value ...]";
+    "             [--help] [section.key=value ...]";
 
 constexpr const char* kExitCodes =
     "exit codes:\n"
@@ -166,7 +165,7 @@ int main(int argc, char** argv) {
   opts.add_options()("help,h", "print this help, the exit codes and every configuration key")(
       "out,o", po::value<std::string>(&out), "results directory (default: results/<FILE stem>)")(
       "overwrite", po::bool_switch(&overwrite), "replace the results in an existing directory")(
-      "quiet,q", po::bool_switch(&quiet), "no progress lines, only the closing summary")(
+      "quiet,q", po::bool_switch(&quiet), "no progress output, only the closing summary")(
       "primary-only", po::bool_switch(&primary_only), "trace the primary path only (branches.switch=false)")(
       "switch", po::value<std::string>(&switch_at), "switch branches only at these points, e.g. BP1,BP3 (branches.at)")(
       "from", po::value<std::string>(&from),
