@@ -328,3 +328,25 @@ TEST_CASE("vtk: --overwrite removes the old vtk/ and drawings/, nothing else", "
   CHECK_FALSE(fs::exists(dir / "drawings"));
   CHECK(slurp(dir / "notes.txt") == "mine");
 }
+
+TEST_CASE("vtk: an interrupted run keeps a .vtu and an index entry for every point written", "[io][vtk]") {
+  const Setup setup = load(kSource + "/problems/von-mises.cfg");
+  TraceRun run(setup);
+  const fs::path dir = scratch("vtk-interrupted");
+  int seen = 0;
+  TraceEvents ev;
+  ev.on_point = [&](const TraceRun&, const continuation::PathPoint&) { ++seen; };
+  ev.stop_requested = [&] { return seen >= 5; };
+  OutputOptions output;
+  output.vtk = true;
+  output.drawings = true;
+  const TraceSummary s = run.run(dir, false, ev, output);
+  REQUIRE(s.termination == continuation::Termination::Interrupted);
+  REQUIRE(s.points == 6);  // the start point and five steps
+  const std::vector<PvdDataSet> sets = read_pvd(dir / "vtk" / "branch0.pvd");
+  REQUIRE(sets.size() == 6);
+  for (int k = 0; k < 6; ++k) CHECK(sets[k].file == "b0_p00000" + std::to_string(k) + ".vtu");
+  CHECK(read_vtu(dir / "vtk" / sets.back().file).points == 3);
+  CHECK(read_pvd(dir / "vtk" / "modes.pvd").empty());  // no critical point before the interruption
+  CHECK(fs::exists(dir / "drawings" / "structure.svg"));
+}

@@ -182,11 +182,12 @@ VtkWriter::~VtkWriter() {
 
 void VtkWriter::update(const std::string& pvd_name, Index& index, bool force) {
   const std::size_t n = index.entries.size();
-  if (n == index.written) return;
+  if (n == index.written && index.on_disk) return;
   const bool due = n <= kEagerEntries || n - index.written >= std::max<std::size_t>(1, index.written / 100);
   if (!force && !due) return;
   write_file_atomically(dir_ / pvd_name, pvd_text(index.entries));
   index.written = n;
+  index.on_disk = true;
 }
 
 void VtkWriter::write_point(const continuation::PathPoint& p, int branch) {

@@ -5,7 +5,8 @@
 //   DIR/vtk/branch<B>.pvd       one collection per branch B (0 = primary path),
 //                               timestep = the point index on the branch
 //   DIR/vtk/b<B>_p<NNNNNN>.vtu  the structure at point NNNNNN of branch B
-//   DIR/vtk/modes.pvd           the critical points in the order located,
+//   DIR/vtk/modes.pvd           the critical points in the order located (an
+//                               empty collection when there are none),
 //                               timestep = 0, 1, 2, ... (name = the point's id)
 //   DIR/vtk/mode_<ID>.vtu       the structure at critical point ID with its mode
 //
@@ -72,6 +73,7 @@ class VtkWriter {
   struct Index {
     std::vector<PvdEntry> entries;
     std::size_t written = 0;  // entries in the file on disk
+    bool on_disk = false;     // written at least once (modes.pvd exists, maybe empty, after finish())
   };
   void update(const std::string& pvd_name, Index& index, bool force);
 
