@@ -48,14 +48,14 @@ std::vector<int> element_nodes(const model::Element& e) {
   return nodes;
 }
 
-// Size of the undeformed structure: the diagonal of its bounding box (1 for a single point).
+// Size of the undeformed structure: the longest side of its bounding box (1 for a single point).
 double structure_size(const model::Model& m) {
   Eigen::Vector3d lo = Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   for (int n = 0; n < m.node_count(); ++n) {
     lo = lo.cwiseMin(m.node_position(n));
     hi = hi.cwiseMax(m.node_position(n));
   }
-  const double d = m.node_count() > 0 ? (hi - lo).norm() : 0.0;
+  const double d = m.node_count() > 0 ? (hi - lo).maxCoeff() : 0.0;
   return d > 0 ? d : 1.0;
 }
 

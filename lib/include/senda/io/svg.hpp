@@ -6,7 +6,7 @@
 //                     the undeformed structure in grey
 //   <ID>_mode.svg     its mode (the translations), scaled so that the largest
 //                     nodal translation is kModeDrawingFraction of the structure's
-//                     size (its bounding-box diagonal), over the undeformed
+//                     size (the longest side of its bounding box), over the undeformed
 //                     structure in grey
 //
 // Every element is one <polyline> per layer (class "undeformed" in
@@ -24,7 +24,7 @@
 namespace senda::io {
 
 // Largest nodal translation of a mode drawing as a fraction of the structure's size.
-inline constexpr double kModeDrawingFraction = 0.15;
+inline constexpr double kModeDrawingFraction = 0.1;
 
 struct Drawing {
   std::string title;
