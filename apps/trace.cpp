@@ -1,5 +1,5 @@
 // trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch IDS] [--from STATE] [--plot]
-//       [--help] [section.key=value ...]
+//       [--vtk] [--help] [section.key=value ...]
 //
 // Follows the equilibrium path of the structure in FILE.cfg and writes
 // DIR/path.csv and DIR/summary.json (docs/config.md). Exit codes: 0 the trace ran
@@ -8,10 +8,21 @@
 // With --plot (or output.plot = true) it then writes DIR/plot.gp and
 // DIR/critical.csv and runs gnuplot (the program named by $SENDA_GNUPLOT, default
 // gnuplot) in DIR; a missing or failing gnuplot is a message on stderr and leaves
-// the exit code of the trace as it was.
+// the exit code of the trace as it was. --plot (or output.drawings = true) also
+// writes SVG drawings to DIR/drawings/, --vtk (or output.vtk = true) VTK files
+// for ParaView to DIR/vtk/.
+//
+// Progress goes to stdout: one line per point when stdout is not a terminal; on
+// a terminal a single line updated in place (points, lambda, step length,
+// critical points so far, elapsed time), with the messages about crossings,
+// critical points and branches printed above it; nothing with --quiet.
 #include <fmt/core.h>
 
 #include <boost/program_options.hpp>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <exception>
@@ -35,9 +46,8 @@ extern "C" void on_signal(int) { g_stop = 1; }
 
 constexpr const char* kUsage =
     "usage: trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch BP1,BP3]\n"
-    "             [--from DIR/states/BP1.json] [--plot]\n"
-    "             [--help]"
-    "             [section.key=value ...]";
+    "             [--from DIR/states/BP1.json] [--plot] [--vtk]\n"
+    "             [--help] [section.key=value ...]";
 
 constexpr const char* kExitCodes =
     "exit codes:\n"
@@ -57,7 +67,11 @@ void print_help(const po::options_description& opts) {
       "DIR defaults to results/<FILE stem>; an existing DIR is refused unless --overwrite.\n"
       "--plot also writes DIR/plot.gp and DIR/critical.csv and runs gnuplot there: one figure\n"
       "per tracked displacement, DIR/lambda_<column>.png and .svg (without gnuplot: a message,\n"
-      "the exit code of the trace unchanged; run 'gnuplot plot.gp' in DIR later).\n\n");
+      "the exit code of the trace unchanged; run 'gnuplot plot.gp' in DIR later), and SVG drawings\n"
+      "of the structure, of the deformed shape and of the mode of each critical point in\n"
+      "DIR/drawings/. --vtk writes the structure at every point and every mode as VTK files for\n"
+      "ParaView: DIR/vtk/branch<B>.pvd (open it in ParaView) and DIR/vtk/modes.pvd.\n"
+      "Progress: one line per point, or on a terminal a single line updated in place.\n\n");
   std::ostringstream o;
   o << opts;
   fmt::print("{}\n", o.str());
@@ -71,6 +85,68 @@ void print_help(const po::options_description& opts) {
              senda::io::format_option_table());
 }
 
+// Progress output. Not a terminal: every text as it comes (one line per point).
+// A terminal: the per-point lines are replaced by one line redrawn in place
+// (at most every kRedraw seconds), the other messages go above it.
+class Console {
+ public:
+  explicit Console(bool tty) : tty_(tty), t0_(std::chrono::steady_clock::now()) {}
+  ~Console() { clear(); }
+  senda::io::Progress progress;
+
+  // A message that stays (crossings, critical points, branches).
+  void say(const std::string& text) {
+    if (!tty_) {
+      fmt::print("{}", text);
+      return;
+    }
+    erase();
+    fmt::print("{}", text);
+    if (progress.points > 0) draw();  // the line exists once there is a point
+  }
+  // A new point: its line, or on a terminal the progress line.
+  void point(const senda::io::TraceRun& r, const senda::continuation::PathPoint& p, const std::string& line) {
+    ++progress.points;
+    progress.branch = r.current_branch();
+    progress.lambda = p.lambda;
+    progress.step_length = p.step_length;
+    if (!tty_) {
+      fmt::print("{}", line);
+      std::fflush(stdout);
+      return;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (shown_ && now - last_ < kRedraw) return;
+    erase();
+    draw();
+  }
+  // Removes the progress line (before the closing summary).
+  void clear() {
+    if (tty_) erase();
+  }
+
+ private:
+  static constexpr std::chrono::milliseconds kRedraw{100};
+  void erase() {
+    if (!shown_) return;
+    fmt::print("\r\x1b[K");
+    shown_ = false;
+    std::fflush(stdout);
+  }
+  void draw() {
+    last_ = std::chrono::steady_clock::now();
+    progress.elapsed_s = std::chrono::duration<double>(last_ - t0_).count();
+    winsize w{};
+    const std::size_t width = ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 1 ? w.ws_col - 1 : 0;
+    fmt::print("{}", senda::io::progress_line(progress, width));
+    shown_ = true;
+    std::fflush(stdout);
+  }
+  bool tty_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point t0_, last_;
+};
+
 std::string format_values(const senda::io::TraceRun& run, const Eigen::VectorXd& q) {
   std::string s;
   const std::vector<double> u = run.tracked(q);
@@ -83,20 +159,23 @@ std::string format_values(const senda::io::TraceRun& run, const Eigen::VectorXd&
 int main(int argc, char** argv) {
   std::string cfg, out;
   std::vector<std::string> overrides;
-  bool overwrite = false, quiet = false, primary_only = false, plot = false;
+  bool overwrite = false, quiet = false, primary_only = false, plot = false, vtk = false;
   std::string switch_at, from;
   po::options_description opts("options");
   opts.add_options()("help,h", "print this help, the exit codes and every configuration key")(
       "out,o", po::value<std::string>(&out), "results directory (default: results/<FILE stem>)")(
       "overwrite", po::bool_switch(&overwrite), "replace the results in an existing directory")(
-      "quiet,q", po::bool_switch(&quiet), "no progress lines, only the closing summary")(
+      "quiet,q", po::bool_switch(&quiet), "no progress output, only the closing summary")(
       "primary-only", po::bool_switch(&primary_only), "trace the primary path only (branches.switch=false)")(
       "switch", po::value<std::string>(&switch_at), "switch branches only at these points, e.g. BP1,BP3 (branches.at)")(
       "from", po::value<std::string>(&from),
       "trace only the branches of a saved bifurcation point, e.g. results/x/states/BP1.json (branches.from)")(
       "plot", po::bool_switch(&plot),
       "draw lambda against each tracked displacement with gnuplot: DIR/plot.gp, DIR/lambda_<column>.png/.svg "
-      "(output.plot)");
+      "(output.plot); also SVG drawings of the structure and its critical shapes and modes in DIR/drawings/")(
+      "vtk", po::bool_switch(&vtk),
+      "write the structure at every point and every mode as VTK files for ParaView: DIR/vtk/*.vtu, *.pvd "
+      "(output.vtk)");
   po::options_description hidden;
   hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
   po::options_description all;
@@ -152,48 +231,59 @@ int main(int argc, char** argv) {
 
     senda::io::TraceEvents ev;
     ev.stop_requested = [] { return g_stop != 0; };
+    Console console(isatty(STDOUT_FILENO) != 0);
     if (!quiet) {
-      ev.on_start = [](const senda::io::TraceRun& r) {
+      ev.on_start = [&console](const senda::io::TraceRun& r) {
         const auto& p = r.follower().current();
-        fmt::print("{}: {} unknowns, constraint {}\n", r.setup().problem_name, r.setup().model->size(),
-                   senda::continuation::to_string(r.setup().options.constraint));
-        fmt::print("step {:>5}  lambda={:+.9e}{}  it={:>2}  ds={:.3e}  neg={}\n", p.index, p.lambda,
-                   format_values(r, p.q), p.iterations, p.step_length, p.negative_pivots);
-        std::fflush(stdout);
+        console.say(fmt::format("{}: {} unknowns, constraint {}\n", r.setup().problem_name, r.setup().model->size(),
+                                senda::continuation::to_string(r.setup().options.constraint)));
+        console.point(r, p,
+                      fmt::format("step {:>5}  lambda={:+.9e}{}  it={:>2}  ds={:.3e}  neg={}\n", p.index, p.lambda,
+                                  format_values(r, p.q), p.iterations, p.step_length, p.negative_pivots));
       };
-      ev.on_point = [](const senda::io::TraceRun& r, const senda::continuation::PathPoint& p) {
+      ev.on_point = [&console](const senda::io::TraceRun& r, const senda::continuation::PathPoint& p) {
         const std::string b = r.current_branch() > 0 ? fmt::format("b{} ", r.current_branch()) : "";
-        fmt::print("{}step {:>5}  lambda={:+.9e}{}  it={:>2}  ds={:.3e}  neg={}\n", b, p.index, p.lambda,
-                   format_values(r, p.q), p.iterations, p.step_length, p.negative_pivots);
-        std::fflush(stdout);
+        console.point(r, p,
+                      fmt::format("{}step {:>5}  lambda={:+.9e}{}  it={:>2}  ds={:.3e}  neg={}\n", b, p.index,
+                                  p.lambda, format_values(r, p.q), p.iterations, p.step_length, p.negative_pivots));
       };
-      ev.on_critical = [](const senda::io::TraceRun& r, const senda::critical::CriticalPoint& cp, bool is_new) {
+      ev.on_critical = [&console](const senda::io::TraceRun& r, const senda::critical::CriticalPoint& cp,
+                                  bool is_new) {
         if (!is_new) {
-          fmt::print("  branch {} meets {} (located before): the branch ends there\n", r.current_branch(), cp.id);
+          console.say(fmt::format("  branch {} meets {} (located before): the branch ends there\n",
+                                  r.current_branch(), cp.id));
           return;
         }
+        ++console.progress.critical_points;
+        std::string text;
         if (cp.converged)
-          fmt::print("  {} {} point: lambda = {:.12g}{}  ({} in {} iterations, residual {:.1e})\n", cp.id,
-                     senda::critical::to_string(cp.kind), cp.lambda, format_values(r, cp.q), cp.system,
-                     cp.newton_iterations, cp.residual);
+          text = fmt::format("  {} {} point: lambda = {:.12g}{}  ({} in {} iterations, residual {:.1e})\n", cp.id,
+                             senda::critical::to_string(cp.kind), cp.lambda, format_values(r, cp.q), cp.system,
+                             cp.newton_iterations, cp.residual);
         else
-          fmt::print("  {} {}: not located: {} (bracket lambda in [{:.9g}, {:.9g}])\n", cp.id,
-                     senda::critical::to_string(cp.kind), cp.message, cp.lambda_before, cp.lambda_after);
+          text = fmt::format("  {} {}: not located: {} (bracket lambda in [{:.9g}, {:.9g}])\n", cp.id,
+                             senda::critical::to_string(cp.kind), cp.message, cp.lambda_before, cp.lambda_after);
         if (cp.abe && cp.abe->valid)
-          fmt::print("     bifurcation equation: A = {:.6g}, B1 = {:.6g}, B2 = {:.6g}, C = {:.6g}: {}\n", cp.abe->A,
-                     cp.abe->B1, cp.abe->B2, cp.abe->C, cp.abe->message);
+          text += fmt::format("     bifurcation equation: A = {:.6g}, B1 = {:.6g}, B2 = {:.6g}, C = {:.6g}: {}\n",
+                              cp.abe->A, cp.abe->B1, cp.abe->B2, cp.abe->C, cp.abe->message);
+        console.say(text);
       };
-      ev.on_branch_start = [](const senda::io::TraceRun&, const senda::critical::Branch& b) {
-        fmt::print("branch {}: from {} along {}its secondary tangent (parent branch {})\n", b.id, b.start_point,
-                   b.direction > 0 ? "+" : "-", b.parent);
+      ev.on_branch_start = [&console](const senda::io::TraceRun&, const senda::critical::Branch& b) {
+        console.say(fmt::format("branch {}: from {} along {}its secondary tangent (parent branch {})\n", b.id,
+                                b.start_point, b.direction > 0 ? "+" : "-", b.parent));
       };
-      ev.on_crossing = [](const senda::io::TraceRun&, const senda::continuation::Crossing& c) {
-        fmt::print("  crossing between points {} and {}: lambda in [{:.9g}, {:.9g}], negative pivots {} -> {}{}\n",
-                   c.point_before, c.point_after, c.lambda_before, c.lambda_after, c.negative_pivots_before,
-                   c.negative_pivots_after, c.det_sign_changed ? ", det K changed sign" : "");
+      ev.on_crossing = [&console](const senda::io::TraceRun&, const senda::continuation::Crossing& c) {
+        console.say(fmt::format(
+            "  crossing between points {} and {}: lambda in [{:.9g}, {:.9g}], negative pivots {} -> {}{}\n",
+            c.point_before, c.point_after, c.lambda_before, c.lambda_after, c.negative_pivots_before,
+            c.negative_pivots_after, c.det_sign_changed ? ", det K changed sign" : ""));
       };
     }
-    const senda::io::TraceSummary s = run.run(out_dir, overwrite, ev);
+    senda::io::OutputOptions output;
+    output.vtk = vtk || config.boolean("output.vtk").value_or(false);
+    output.drawings = plot || config.boolean("output.drawings").value_or(false);
+    const senda::io::TraceSummary s = run.run(out_dir, overwrite, ev, output);
+    console.clear();
 
     fmt::print("\n{}: {} points, termination {}: {}\n", s.problem, s.points,
                senda::continuation::to_string(s.termination), s.message);

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates the figures of the manual: traces the catalogue problems below with
 # --plot and copies their PNGs (lambda_<column>.png, 800x600) into docs/figures/
-# as <problem>-lambda_<column>.png. Then review and commit docs/figures/.
+# as <problem>-lambda_<column>.png, and the SVG drawings of the structure and of
+# its first critical point (DIR/drawings/structure.svg, <ID>_shape.svg,
+# <ID>_mode.svg) as <problem>-structure.svg, <problem>-<ID>_shape.svg, ...
+# Then review and commit docs/figures/.
 #
 # usage: scripts/make-figures.sh [TRACE [DEST]]
 #   TRACE  the trace program (default: build/apps/trace; build it first, e.g.
@@ -42,6 +45,12 @@ for p in "${problems[@]}"; do
     n=$((n + 1))
   done
   [ "$n" -gt 0 ] || { echo "make-figures: $p: no figure" >&2; exit 1; }
+  first=$(sed -n '2s/,.*//p' "$out/critical.csv")
+  for svg in structure ${first:+${first}_shape ${first}_mode}; do
+    [ -s "$out/drawings/$svg.svg" ] || { echo "make-figures: $p: no drawing $svg.svg" >&2; exit 1; }
+    cp "$out/drawings/$svg.svg" "$dest/$p-$svg.svg"
+    echo "  $dest/$p-$svg.svg"
+  done
 done
 # The imperfect three-bar path over the perfect diagram (issue 4; docs/validation.md):
 # every branch of the perfect structure in grey, the imperfect path in red.

@@ -77,6 +77,10 @@ const std::vector<OptionSpec>& option_table() {
       {"output.name", T::Text, nullptr, nullptr, false, "problem name in summary.json (default: the file's stem)"},
       {"output.plot", T::Bool, "false", nullptr, false,
        "write plot.gp and critical.csv and render lambda_<column>.png/.svg with gnuplot (same as --plot)"},
+      {"output.vtk", T::Bool, "false", nullptr, false,
+       "write the structure at every point and every mode as VTK files for ParaView, DIR/vtk/ (same as --vtk)"},
+      {"output.drawings", T::Bool, "false", nullptr, false,
+       "write SVG drawings of the structure, each critical shape and mode, DIR/drawings/ (also with --plot)"},
       // [critical]  critical points: detection and location (implemented in lib/critical)
       {"critical.detect", T::Choice, "both", "both|det|inertia", false,
        "critical points: crossing test, sign of det K, inertia of K, or both"},

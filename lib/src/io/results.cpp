@@ -39,8 +39,8 @@ void prepare_output_dir(const fs::path& dir, bool overwrite) {
       const std::string ext = e.path().extension().string();
       if (name.rfind("lambda_", 0) == 0 && (ext == ".png" || ext == ".svg")) fs::remove(e.path(), ec);
     }
-    // The mode and state files of the old run (Senda's own directories).
-    for (const char* sub : {"modes", "states"}) {
+    // The mode, state, VTK and drawing files of the old run (Senda's own directories).
+    for (const char* sub : {"modes", "states", "vtk", "drawings"}) {
       fs::remove_all(dir / sub, ec);
       if (ec) throw ConfigError((dir / sub).string(), 0, "", "cannot remove the old results: " + ec.message());
     }
@@ -190,12 +190,12 @@ std::string summary_json(const TraceSummary& s) {
   return j.dump(2) + "\n";
 }
 
-void write_summary(const fs::path& file, const TraceSummary& s) {
+void write_file_atomically(const fs::path& file, const std::string& text) {
   const fs::path tmp = file.string() + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw OutputError(tmp.string() + ": cannot create: " + std::strerror(errno));
-    out << summary_json(s);
+    out << text;
     out.flush();
     if (!out) throw OutputError(tmp.string() + ": write failed");
   }
@@ -203,5 +203,7 @@ void write_summary(const fs::path& file, const TraceSummary& s) {
   fs::rename(tmp, file, ec);
   if (ec) throw OutputError(file.string() + ": cannot rename from " + tmp.string() + ": " + ec.message());
 }
+
+void write_summary(const fs::path& file, const TraceSummary& s) { write_file_atomically(file, summary_json(s)); }
 
 }  // namespace senda::io

@@ -6,9 +6,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include <fmt/core.h>
 
+#include "senda/io/svg.hpp"
+#include "senda/io/vtk.hpp"
 #include "senda/linalg/factorization.hpp"
 
 namespace senda::io {
@@ -130,6 +133,23 @@ bool TraceRun::start() {
   return start_ok_;
 }
 
+std::string progress_line(const Progress& p, std::size_t max_width) {
+  const double t = std::max(0.0, p.elapsed_s);
+  std::string elapsed;
+  if (t < 3600.0) {
+    const int min = static_cast<int>(t / 60.0);
+    elapsed = fmt::format("{}:{:04.1f}", min, std::min(t - 60.0 * min, 59.9));
+  } else {
+    const long s = static_cast<long>(t);
+    elapsed = fmt::format("{}:{:02d}:{:02d}", s / 3600, static_cast<int>(s / 60 % 60), static_cast<int>(s % 60));
+  }
+  std::string line = p.branch > 0 ? fmt::format("branch {}  ", p.branch) : "";
+  line += fmt::format("points {}  lambda={:+.6e}  ds={:.3e}  critical {}  elapsed {}", p.points, p.lambda,
+                      p.step_length, p.critical_points, elapsed);
+  if (max_width > 0 && line.size() > max_width) line.resize(max_width);
+  return line;
+}
+
 int exit_code(Termination t) {
   switch (t) {
     case Termination::Completed:
@@ -146,8 +166,9 @@ int exit_code(Termination t) {
 class TraceRun::Adapter final : public critical::ExplorerEvents {
  public:
   Adapter(TraceRun& run, TraceEvents& events, PathWriter& path, TraceSummary& s, const fs::path& dir,
-          const critical::BranchExplorer& explorer)
-      : run_(run), events_(events), path_(path), s_(s), dir_(dir), explorer_(explorer) {}
+          const critical::BranchExplorer& explorer, VtkWriter* vtk, bool drawings)
+      : run_(run), events_(events), path_(path), s_(s), dir_(dir), explorer_(explorer), vtk_(vtk),
+        drawings_(drawings) {}
   void on_branch_start(const critical::Branch& b) override {
     run_.branch_ = b.id;
     if (b.id > 0 && events_.on_branch_start) events_.on_branch_start(run_, b);
@@ -155,6 +176,7 @@ class TraceRun::Adapter final : public critical::ExplorerEvents {
   void on_point(const critical::Branch& b, const continuation::PathFollower& f) override {
     const continuation::PathPoint& p = f.current();
     path_.write(p, b.id);
+    if (vtk_) vtk_->write_point(p, b.id);
     if (s_.points == 0) s_.lambda_max = s_.lambda_min = p.lambda;
     s_.lambda_max = std::max(s_.lambda_max, p.lambda);
     s_.lambda_min = std::min(s_.lambda_min, p.lambda);
@@ -172,6 +194,8 @@ class TraceRun::Adapter final : public critical::ExplorerEvents {
   }
   void on_critical(const critical::Branch&, const critical::CriticalPoint& cp, bool is_new) override {
     if (is_new) run_.write_mode(dir_, cp);
+    if (is_new && vtk_) vtk_->write_mode(cp, run_.branch_);
+    if (is_new && drawings_) write_critical_drawings(dir_, *run_.setup().model, cp);
     // The state of a bifurcation point, for a later run that starts there (branches.from).
     if (is_new && cp.converged && cp.abe && cp.abe->valid) {
       fs::create_directories(dir_ / "states");
@@ -192,9 +216,12 @@ class TraceRun::Adapter final : public critical::ExplorerEvents {
   TraceSummary& s_;
   fs::path dir_;
   const critical::BranchExplorer& explorer_;
+  VtkWriter* vtk_;
+  bool drawings_;
 };
 
-TraceSummary TraceRun::run(const fs::path& out_dir, bool overwrite, TraceEvents& events) {
+TraceSummary TraceRun::run(const fs::path& out_dir, bool overwrite, TraceEvents& events,
+                           const OutputOptions& output) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   const bool ok = start();  // may throw ConfigError: nothing written yet
@@ -208,7 +235,11 @@ TraceSummary TraceRun::run(const fs::path& out_dir, bool overwrite, TraceEvents&
   for (const TrackedDof& t : setup_.track) s.track_columns.push_back(t.column);
   PathWriter path(out_dir / "path.csv", setup_.track);
   critical::BranchExplorer explorer(*setup_.model, explorer_options());
-  Adapter adapter(*this, events, path, s, out_dir, explorer);
+  std::optional<VtkWriter> vtk;
+  if (output.vtk) vtk.emplace(out_dir, *setup_.model);
+  if (output.drawings)
+    write_structure_drawing(out_dir, *setup_.model, setup_.title.empty() ? setup_.problem_name : setup_.title);
+  Adapter adapter(*this, events, path, s, out_dir, explorer, vtk ? &*vtk : nullptr, output.drawings);
   if (saved_) {
     explorer.run_from(saved_->point, saved_->scaling, saved_->initial_step * explorer.options().switch_step_ratio,
                       adapter);
@@ -245,6 +276,7 @@ TraceSummary TraceRun::run(const fs::path& out_dir, bool overwrite, TraceEvents&
   s.factorize_s = fs_.factorize_seconds;
   s.solve_s = fs_.solve_seconds;
   s.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (vtk) vtk->finish();
   write_summary(out_dir / "summary.json", s);
   return s;
 }

@@ -72,6 +72,9 @@ struct TraceSummary {
 
 // summary.json text (pretty-printed, keys in a fixed order).
 std::string summary_json(const TraceSummary& s);
+// Writes text to file + ".tmp", then renames it to file: a reader never sees a
+// half-written file. Throws OutputError.
+void write_file_atomically(const std::filesystem::path& file, const std::string& text);
 // Writes file + ".tmp", then renames it to file. Throws OutputError.
 void write_summary(const std::filesystem::path& file, const TraceSummary& s);
 

@@ -10,9 +10,13 @@
 // The path is followed by critical::BranchExplorer: crossings are located as
 // critical points (LP1, BP1, ...), secondary branches are switched to at simple
 // bifurcation points ([branches] keys), every branch's rows go to path.csv with
-// its branch id, each mode to DIR/modes/<id>.csv.
+// its branch id, each mode to DIR/modes/<id>.csv. With OutputOptions::vtk the
+// structure at every point and every mode also go to DIR/vtk/ (vtk.hpp), with
+// OutputOptions::drawings SVG drawings to DIR/drawings/ (svg.hpp), each file
+// as its point is produced.
 #include <filesystem>
 #include <functional>
+#include <string>
 
 #include "senda/continuation/path_follower.hpp"
 #include "senda/critical/branch.hpp"
@@ -23,6 +27,27 @@
 namespace senda::io {
 
 class TraceRun;
+
+// Optional result files (the [output] keys vtk and drawings, --vtk, --plot).
+struct OutputOptions {
+  bool vtk = false;       // DIR/vtk/: .vtu per point and per mode, .pvd indexes
+  bool drawings = false;  // DIR/drawings/: structure.svg, <ID>_shape.svg, <ID>_mode.svg
+};
+
+// What the single updating progress line of a terminal shows.
+struct Progress {
+  int points = 0;  // written so far, the start point included
+  int branch = 0;
+  double lambda = 0.0;
+  double step_length = 0.0;
+  double elapsed_s = 0.0;
+  int critical_points = 0;  // located so far
+};
+// The text of the progress line (no control characters, no newline), e.g.
+// "points 42  lambda=+3.442650e-02  ds=1.000e-02  critical 1  elapsed 0:03.2"
+// (with "branch 2  " in front on a secondary branch; elapsed m:ss.s, or h:mm:ss
+// from an hour on). At most max_width characters (0: no limit).
+std::string progress_line(const Progress& p, std::size_t max_width = 0);
 
 struct TraceEvents {
   // After the start point is written (run.follower().current() is it).
@@ -56,7 +81,8 @@ class TraceRun {
   // Follows the path and writes DIR/path.csv and DIR/summary.json. Calls start()
   // first if it was not called. Throws ConfigError (directory refused, before
   // anything is written) or OutputError (a write failed).
-  TraceSummary run(const std::filesystem::path& out_dir, bool overwrite, TraceEvents& events);
+  TraceSummary run(const std::filesystem::path& out_dir, bool overwrite, TraceEvents& events,
+                   const OutputOptions& output = {});
 
   continuation::PathFollower& follower() { return follower_; }
   const continuation::PathFollower& follower() const { return follower_; }
