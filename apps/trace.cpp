@@ -1,5 +1,5 @@
 // trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch IDS] [--from STATE] [--plot]
-//       [--help] [section.key=value ...]
+//       [--sweep NAME=START:STOP:COUNT[:log] [--jobs N]] [--help] [section.key=value ...]
 //
 // Follows the equilibrium path of the structure in FILE.cfg and writes
 // DIR/path.csv and DIR/summary.json (docs/config.md). Exit codes: 0 the trace ran
@@ -9,6 +9,8 @@
 // DIR/critical.csv and runs gnuplot (the program named by $SENDA_GNUPLOT, default
 // gnuplot) in DIR; a missing or failing gnuplot is a message on stderr and leaves
 // the exit code of the trace as it was.
+// With --sweep it traces the model once per value of a [parameters] entry
+// (apps/sweep.cpp); exit 0 every value ran, 1 some value failed, 130 interrupted.
 #include <fmt/core.h>
 
 #include <boost/program_options.hpp>
@@ -24,6 +26,7 @@
 #include "senda/io/plot.hpp"
 #include "senda/io/results.hpp"
 #include "senda/io/trace.hpp"
+#include "sweep.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -36,6 +39,7 @@ extern "C" void on_signal(int) { g_stop = 1; }
 constexpr const char* kUsage =
     "usage: trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch BP1,BP3]\n"
     "             [--from DIR/states/BP1.json] [--plot]\n"
+    "             [--sweep NAME=START:STOP:COUNT[:log] [--jobs N]]\n"
     "             [--help]"
     "             [section.key=value ...]";
 
@@ -57,7 +61,14 @@ void print_help(const po::options_description& opts) {
       "DIR defaults to results/<FILE stem>; an existing DIR is refused unless --overwrite.\n"
       "--plot also writes DIR/plot.gp and DIR/critical.csv and runs gnuplot there: one figure\n"
       "per tracked displacement, DIR/lambda_<column>.png and .svg (without gnuplot: a message,\n"
-      "the exit code of the trace unchanged; run 'gnuplot plot.gp' in DIR later).\n\n");
+      "the exit code of the trace unchanged; run 'gnuplot plot.gp' in DIR later).\n"
+      "--sweep H=30:45:16 traces the model once per value of the parameter H ([parameters],\n"
+      "used as ${{H}} in the file; COUNT values from START to STOP, ':log' for geometric spacing),\n"
+      "--jobs at a time, each into DIR/sweep/NNN/, then writes DIR/sweep.csv (one row per value\n"
+      "and critical point), DIR/sweep.json and DIR/sweep.gp, drawn as DIR/sweep.png/.svg (critical\n"
+      "load factor against H) when gnuplot is there. One line per finished value (none with\n"
+      "--quiet). Exit code: 0 every value ran, 1 some value failed (its row says why), 2 bad\n"
+      "input (nothing written), 130 interrupted (sweep.csv/json hold the finished values).\n\n");
   std::ostringstream o;
   o << opts;
   fmt::print("{}\n", o.str());
@@ -84,7 +95,8 @@ int main(int argc, char** argv) {
   std::string cfg, out;
   std::vector<std::string> overrides;
   bool overwrite = false, quiet = false, primary_only = false, plot = false;
-  std::string switch_at, from;
+  std::string switch_at, from, sweep;
+  int jobs = 0;
   po::options_description opts("options");
   opts.add_options()("help,h", "print this help, the exit codes and every configuration key")(
       "out,o", po::value<std::string>(&out), "results directory (default: results/<FILE stem>)")(
@@ -96,7 +108,11 @@ int main(int argc, char** argv) {
       "trace only the branches of a saved bifurcation point, e.g. results/x/states/BP1.json (branches.from)")(
       "plot", po::bool_switch(&plot),
       "draw lambda against each tracked displacement with gnuplot: DIR/plot.gp, DIR/lambda_<column>.png/.svg "
-      "(output.plot)");
+      "(output.plot)")(
+      "sweep", po::value<std::string>(&sweep),
+      "trace once per value of a parameter: NAME=START:STOP:COUNT[:log], e.g. H=30:45:16; writes DIR/sweep.csv, "
+      "DIR/sweep.json, DIR/sweep.gp and DIR/sweep.png/.svg")(
+      "jobs,j", po::value<int>(&jobs), "with --sweep: values traced at a time (default: the number of cores)");
   po::options_description hidden;
   hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
   po::options_description all;
@@ -138,6 +154,11 @@ int main(int argc, char** argv) {
   try {
     senda::io::Config config = senda::io::Config::read_file(cfg);
     for (const std::string& o : overrides) config.apply_override(o);
+    if (vm.count("jobs") && (jobs < 1 || sweep.empty())) {
+      fmt::print(stderr, "trace: --jobs takes a number >= 1 and goes with --sweep\n{}\n", kUsage);
+      return 2;
+    }
+    if (!sweep.empty()) return run_sweep(config, SweepCommand{sweep, jobs, quiet, overwrite, out_dir});
     senda::io::Setup setup = senda::io::build(config);
     plot = plot || config.boolean("output.plot").value_or(false);
     senda::io::TraceRun run(setup);
