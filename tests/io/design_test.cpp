@@ -282,3 +282,13 @@ TEST_CASE("sweep: von Mises truss, limit load against the rise h", "[io][design]
   r.interrupted = true;
   CHECK(sweep_exit_code(r) == 130);
 }
+
+TEST_CASE("parameters: integral values substitute as integers", "[io][design][config]") {
+  CHECK(format_number(1e7) == "10000000");
+  CHECK(format_number(-3.0) == "-3");
+  CHECK(format_number(0.1) == "0.1");
+  CHECK(format_number(1.5e-7) == "1.5e-07");
+  CHECK(format_number(1e20) == "1e+20");
+  const Config c = Config::parse("[parameters]\nn = 5e6\n[stop]\nmax_steps = ${2*n}\n", "p.cfg");
+  CHECK(*c.integer("stop.max_steps") == 10000000);
+}

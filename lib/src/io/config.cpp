@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <system_error>
 
@@ -608,7 +609,17 @@ std::optional<double> Config::parameter(std::string_view name) const {
   return parse_real(*e, e->value, "");
 }
 
-void Config::substitute(Entry& e) const {
+std::map<std::string, double, std::less<>> Config::parameter_map() const {
+  std::map<std::string, double, std::less<>> out;
+  for (const Entry& e : entries_)
+    if (const OptionSpec* o = find_option(e.key); o && std::string_view(o->key) == kParameterRow)
+      out[std::string(after_dot(e.key))] = parse_real(e, e.value, "");
+  return out;
+}
+
+void Config::substitute(Entry& e) const { substitute(e, parameter_map()); }
+
+void Config::substitute(Entry& e, const std::map<std::string, double, std::less<>>& params) const {
   const std::string& raw = e.raw;
   std::string out;
   std::size_t i = 0;
@@ -626,7 +637,11 @@ void Config::substitute(Entry& e) const {
     const std::string where = "in " + quote_excerpt("${" + expr + "}");
     double v = 0.0;
     try {
-      v = evaluate_expression(expr, [this](std::string_view name) { return parameter(name); });
+      v = evaluate_expression(expr, [&params](std::string_view name) -> std::optional<double> {
+        const auto it = params.find(name);
+        if (it == params.end()) return std::nullopt;
+        return it->second;
+      });
     } catch (const ExpressionError& x) {
       std::string names;
       for (const Entry& p2 : entries_)
@@ -638,19 +653,17 @@ void Config::substitute(Entry& e) const {
       throw ConfigError(e.file, e.line, e.key, where + ": " + x.what(),
                         "+ - * / ^ ( ), numbers, parameter names, sqrt sin cos tan pi");
     }
-    // The shortest text that reads back as the same double.
-    char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
+    out += format_number(v);
     i = q + 1;
   }
   e.value = std::move(out);
 }
 
 void Config::substitute_all() {
+  const auto params = parameter_map();
   for (Entry& e : entries_) {
     if (e.raw.empty()) continue;
-    substitute(e);
+    substitute(e, params);
     validate_scalar(e, *find_option(e.key));
   }
 }

@@ -10,6 +10,7 @@
 #include <fmt/core.h>
 
 #include "senda/critical/critical_point.hpp"
+#include "senda/io/expression.hpp"
 #include "senda/io/results.hpp"
 #include "senda/io/trace.hpp"
 
@@ -43,11 +44,7 @@ std::vector<std::string> design_parameters(const Config& config) {
   return out;
 }
 
-std::string format_value(double v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
+std::string format_value(double v) { return format_number(v); }
 
 Config with_parameter(const Config& config, const std::string& name, double value) {
   Config c = config;

@@ -153,6 +153,16 @@ bool is_reserved_name(std::string_view name) {
   return name == "pi" || name == "sqrt" || name == "sin" || name == "cos" || name == "tan";
 }
 
+std::string format_number(double v) {
+  char buf[64];
+  if (std::isfinite(v) && std::abs(v) < 1e15 && v == std::trunc(v)) {
+    const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
+    return std::string(buf, r.ptr);
+  }
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
 double evaluate_expression(std::string_view text, const NameLookup& lookup) {
   Parser p(text, lookup);
   const double v = p.parse();

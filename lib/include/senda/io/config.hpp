@@ -20,6 +20,7 @@
 // so that the usual messages name the line and key. Entry::raw keeps the text as
 // written, so that overriding a parameter ("parameters.H=40") substitutes again.
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -130,6 +131,8 @@ class Config {
  private:
   void add(Entry e, bool is_override, bool defer_substitution);
   void substitute(Entry& e) const;  // raw -> value; throws ConfigError
+  void substitute(Entry& e, const std::map<std::string, double, std::less<>>& parameters) const;
+  std::map<std::string, double, std::less<>> parameter_map() const;
   void substitute_all();            // every entry with ${...}, substituted and validated
   void check_design() const;        // [design] names only parameters
   std::string file_;

@@ -62,7 +62,8 @@ struct SweepSpec {
 SweepSpec parse_sweep(std::string_view text, const Config& config);
 // The values of the sweep, start first.
 std::vector<double> sweep_values(const SweepSpec& spec);
-// A parameter value as text: the shortest that reads back as the same double.
+// A parameter value as text, exactly as substituted (format_number: integers as
+// integers, else the shortest text that reads back as the same double).
 std::string format_value(double v);
 
 // One critical point of one value.

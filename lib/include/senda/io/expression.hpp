@@ -41,6 +41,11 @@ using NameLookup = std::function<std::optional<double>(std::string_view name)>;
 // N"), unknown name, division by zero, too deep, or a result that is not finite.
 double evaluate_expression(std::string_view text, const NameLookup& lookup);
 
+// A number as substituted for ${...}: an integral value below 1e15 in magnitude
+// as an integer ("100000000", so that it fits integer keys), any other as the
+// shortest text that reads back as the same double ("0.1", "1.5e-07").
+std::string format_number(double v);
+
 // True for the names the evaluator reserves (pi, sqrt, sin, cos, tan).
 bool is_reserved_name(std::string_view name);
 
