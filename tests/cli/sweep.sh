@@ -30,6 +30,10 @@ for k in 000 001 002 003; do [ -f "$work/a/sweep/$k/summary.json" ] || die "no s
 grep -q '"dir": "sweep/002"' "$work/a/sweep.json" || die "sweep.json lacks the sub-directory"
 [ -f "$work/a/sweep.gp" ] || die "no sweep.gp"
 echo "ok sweep of 4 values"
+# The same rows whatever the number of threads (each value is independent).
+"$trace" "$cfg" --out "$work/j1" --sweep h=0.3:0.9:4 --jobs 1 --quiet > /dev/null 2>&1 || die "--jobs 1 failed"
+cmp -s "$csv" "$work/j1/sweep.csv" || die "sweep.csv differs between --jobs 2 and --jobs 1"
+echo "ok --jobs 1 and 2 agree"
 
 # --quiet: no progress lines; an existing directory needs --overwrite.
 "$trace" "$cfg" --out "$work/a" --sweep h=0.3:0.9:4 --quiet > "$work/q.log" 2>&1 && die "existing dir accepted"
