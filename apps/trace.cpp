@@ -76,7 +76,8 @@ void print_help(const po::options_description& opts) {
       "overrides:\n"
       "  section.key=value after FILE.cfg replaces the file's value of a key; for a\n"
       "  repeatable key (node, truss, load, track, ...) it adds one more entry.\n"
-      "  e.g. trace problems/von-mises.cfg stop.max_steps=50\n\n");
+      "  e.g. trace problems/von-mises.cfg stop.max_steps=50\n"
+      "  parameters.NAME=value changes a [parameters] entry wherever ${{NAME}} is used.\n\n");
   fmt::print("{}\n", kExitCodes);
   fmt::print("configuration keys (key = default, then meaning; docs/config.md has the details):\n\n{}",
              senda::io::format_option_table());
