@@ -269,8 +269,10 @@ TEST_CASE("sweep: von Mises truss, limit load against the rise h", "[io][design]
   CHECK_THAT(json, Catch::Contains("\"parameter\": \"h\""));
   CHECK_THAT(json, Catch::Contains("\"dir\": \"sweep/003\""));
   const std::string gp = senda::test::slurp(f.script);
-  CHECK_THAT(gp, Catch::Contains("$S0 << EOD\n0.29999999999999999 0.00913213095"));
-  CHECK_THAT(gp, Catch::Contains("title 'LP2'"));
+  CHECK_THAT(gp, Catch::Contains("$S0 << EOD\n0.29999999999999999 0.0091321309586862645  # LP1\n"
+                                  "0.29999999999999999 -0.0091321309586862298  # LP2\n"));
+  CHECK_THAT(gp, Catch::Contains("title 'limit points'"));
+  CHECK_THAT(gp, !Catch::Contains("$S1"));  // one kind, all on the primary path
   CHECK_THAT(gp, Catch::Contains("set output 'sweep.'.format"));
   // A failed value is a row with its status, and makes the exit code 1.
   SweepValue bad = run_sweep_value(c, ref, "h", 9, 0.0, dir, [] { return false; });

@@ -285,21 +285,36 @@ std::string gp_quote(const std::string& s) {
 }  // namespace
 
 std::string sweep_plot_script(const SweepResult& r, const PlotOptions& options) {
-  // Series: every id, in order of first appearance; located points only.
-  std::vector<std::string> ids;
+  // Series: one per kind of located point, those on the primary path (filled
+  // markers) apart from those on secondary branches (open markers). Points, no
+  // lines: the ids (LP1, BP2, ...) number the points in the order a run meets
+  // them, so one id is not one critical point across values when the set of
+  // points changes with the parameter (Eriksson's frame: a new bifurcation).
+  struct Series {
+    std::string kind;
+    bool secondary;
+  };
+  std::vector<Series> series;
   for (const SweepValue& v : r.values)
-    for (const SweepPoint& p : v.points)
-      if (p.converged && std::find(ids.begin(), ids.end(), p.id) == ids.end()) ids.push_back(p.id);
+    for (const SweepPoint& p : v.points) {
+      if (!p.converged) continue;
+      const bool sec = p.branch > 0;
+      if (std::none_of(series.begin(), series.end(), [&](const Series& x) { return x.kind == p.kind && x.secondary == sec; }))
+        series.push_back({p.kind, sec});
+    }
+  std::stable_sort(series.begin(), series.end(), [](const Series& a, const Series& b) { return a.secondary < b.secondary; });
   const std::string& mu = r.spec.parameter;
   std::string s;
   auto add = [&s](const std::string& line) { s += line + "\n"; };
-  add("# sweep.gp: critical load factor against " + mu + " (trace --sweep), one series per critical point id.");
-  add("# Data inline (from sweep.csv, located points only); edit and run 'gnuplot sweep.gp' here.");
-  for (std::size_t k = 0; k < ids.size(); ++k) {
+  add("# sweep.gp: critical load factor against " + mu + " (trace --sweep): the located critical points of");
+  add("# every value, one series per kind (filled: on the primary path, open: on secondary branches).");
+  add("# Data inline (from sweep.csv: mu, lambda); edit and run 'gnuplot sweep.gp' here.");
+  for (std::size_t k = 0; k < series.size(); ++k) {
     add(fmt::format("$S{} << EOD", k));
     for (const SweepValue& v : r.values)
       for (const SweepPoint& p : v.points)
-        if (p.converged && p.id == ids[k]) add(g17(v.mu) + " " + g17(p.lambda));
+        if (p.converged && p.kind == series[k].kind && (p.branch > 0) == series[k].secondary)
+          add(g17(v.mu) + " " + g17(p.lambda) + "  # " + p.id);
     add("EOD");
   }
   add(fmt::format("width = {}; height = {}; font = 'sans,11'", options.width_px, options.height_px));
@@ -307,11 +322,11 @@ std::string sweep_plot_script(const SweepResult& r, const PlotOptions& options) 
   add("set ylabel 'critical load factor {/Symbol l}_{cr}'");
   add("set title " + gp_quote("critical points against " + mu) + " noenhanced");
   add("set grid");
-  add("set key outside right top noenhanced");
+  add("set key below center horizontal noenhanced");
   if (r.spec.log) add("set logscale x");
   double lo = r.spec.start, hi = r.spec.stop;
   if (lo > hi) std::swap(lo, hi);
-  if (ids.empty()) {
+  if (series.empty()) {
     if (!(hi > lo)) {
       lo -= 1.0;
       hi += 1.0;
@@ -328,13 +343,18 @@ std::string sweep_plot_script(const SweepResult& r, const PlotOptions& options) 
   add("    set terminal svg size width, height font font background '#ffffff'");
   add("  }");
   add("  set output 'sweep.'.format");
-  if (ids.empty()) {
+  if (series.empty()) {
     add("  plot -1 notitle");
   } else {
     std::string plot = "  plot ";
-    for (std::size_t k = 0; k < ids.size(); ++k)
-      plot += fmt::format("{}$S{} using 1:2 with linespoints pt 7 ps 0.8 title {}", k ? ", \\\n       " : "", k,
-                          gp_quote(ids[k]));
+    for (std::size_t k = 0; k < series.size(); ++k) {
+      const std::string& kind = series[k].kind;
+      // Filled / open: circle for limit points, triangle for bifurcations, square otherwise.
+      const int pt = kind == "limit" ? 7 : kind == "bifurcation" ? 9 : 5;
+      const std::string title = kind + " points" + (series[k].secondary ? " (secondary branches)" : "");
+      plot += fmt::format("{}$S{} using 1:2 with points pt {} ps 1.2 title {}", k ? ", \\\n       " : "", k,
+                          series[k].secondary ? pt - 1 : pt, gp_quote(title));
+    }
     add(plot);
   }
   add("  set output");

@@ -111,7 +111,8 @@ SweepValue run_sweep_value(const Config& config, const Setup& reference, const s
 std::string sweep_csv(const SweepResult& r);
 // sweep.json: parameter, spec, per value index, mu, status, message, dir, exit_code, critical_points.
 std::string sweep_json(const SweepResult& r);
-// sweep.gp: λ of every located critical point against mu, one series per id,
+// sweep.gp: λ of every located critical point against mu as points, one series
+// per kind (limit, bifurcation, ...) and per primary path / secondary branches,
 // written to sweep.png and sweep.svg (data inline, so that the script stands alone).
 std::string sweep_plot_script(const SweepResult& r, const PlotOptions& options = {});
 
