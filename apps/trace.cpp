@@ -1,5 +1,5 @@
 // trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch IDS] [--from STATE] [--plot]
-//       [--vtk] [--help] [section.key=value ...]
+//       [--vtk] [--sweep NAME=START:STOP:COUNT[:log] [--jobs N]] [--help] [section.key=value ...]
 //
 // Follows the equilibrium path of the structure in FILE.cfg and writes
 // DIR/path.csv and DIR/summary.json (docs/config.md). Exit codes: 0 the trace ran
@@ -11,6 +11,8 @@
 // the exit code of the trace as it was. --plot (or output.drawings = true) also
 // writes SVG drawings to DIR/drawings/, --vtk (or output.vtk = true) VTK files
 // for ParaView to DIR/vtk/.
+// With --sweep it traces the model once per value of a [parameters] entry
+// (apps/sweep.cpp); exit 0 every value ran, 1 some value failed, 130 interrupted.
 //
 // Progress goes to stdout: one line per point when stdout is not a terminal; on
 // a terminal a single line updated in place (points, lambda, step length,
@@ -35,6 +37,7 @@
 #include "senda/io/plot.hpp"
 #include "senda/io/results.hpp"
 #include "senda/io/trace.hpp"
+#include "sweep.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -47,6 +50,7 @@ extern "C" void on_signal(int) { g_stop = 1; }
 constexpr const char* kUsage =
     "usage: trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch BP1,BP3]\n"
     "             [--from DIR/states/BP1.json] [--plot] [--vtk]\n"
+    "             [--sweep NAME=START:STOP:COUNT[:log] [--jobs N]]\n"
     "             [--help] [section.key=value ...]";
 
 constexpr const char* kExitCodes =
@@ -71,7 +75,14 @@ void print_help(const po::options_description& opts) {
       "of the structure, of the deformed shape and of the mode of each critical point in\n"
       "DIR/drawings/. --vtk writes the structure at every point and every mode as VTK files for\n"
       "ParaView: DIR/vtk/branch<B>.pvd (open it in ParaView) and DIR/vtk/modes.pvd.\n"
-      "Progress: one line per point, or on a terminal a single line updated in place.\n\n");
+      "Progress: one line per point, or on a terminal a single line updated in place.\n"
+      "--sweep H=30:45:16 traces the model once per value of the parameter H ([parameters],\n"
+      "used as ${{H}} in the file; COUNT values from START to STOP, ':log' for geometric spacing),\n"
+      "--jobs at a time, each into DIR/sweep/NNN/, then writes DIR/sweep.csv (one row per value\n"
+      "and critical point), DIR/sweep.json and DIR/sweep.gp, drawn as DIR/sweep.png/.svg (critical\n"
+      "load factor against H) when gnuplot is there. One line per finished value (none with\n"
+      "--quiet). Exit code: 0 every value ran, 1 some value failed (its row says why), 2 bad\n"
+      "input (nothing written), 130 interrupted (sweep.csv/json hold the finished values).\n\n");
   std::ostringstream o;
   o << opts;
   fmt::print("{}\n", o.str());
@@ -79,7 +90,8 @@ void print_help(const po::options_description& opts) {
       "overrides:\n"
       "  section.key=value after FILE.cfg replaces the file's value of a key; for a\n"
       "  repeatable key (node, truss, load, track, ...) it adds one more entry.\n"
-      "  e.g. trace problems/von-mises.cfg stop.max_steps=50\n\n");
+      "  e.g. trace problems/von-mises.cfg stop.max_steps=50\n"
+      "  parameters.NAME=value changes a [parameters] entry wherever ${{NAME}} is used.\n\n");
   fmt::print("{}\n", kExitCodes);
   fmt::print("configuration keys (key = default, then meaning; docs/config.md has the details):\n\n{}",
              senda::io::format_option_table());
@@ -160,7 +172,8 @@ int main(int argc, char** argv) {
   std::string cfg, out;
   std::vector<std::string> overrides;
   bool overwrite = false, quiet = false, primary_only = false, plot = false, vtk = false;
-  std::string switch_at, from;
+  std::string switch_at, from, sweep;
+  int jobs = 0;
   po::options_description opts("options");
   opts.add_options()("help,h", "print this help, the exit codes and every configuration key")(
       "out,o", po::value<std::string>(&out), "results directory (default: results/<FILE stem>)")(
@@ -175,7 +188,11 @@ int main(int argc, char** argv) {
       "(output.plot); also SVG drawings of the structure and its critical shapes and modes in DIR/drawings/")(
       "vtk", po::bool_switch(&vtk),
       "write the structure at every point and every mode as VTK files for ParaView: DIR/vtk/*.vtu, *.pvd "
-      "(output.vtk)");
+      "(output.vtk)")(
+      "sweep", po::value<std::string>(&sweep),
+      "trace once per value of a parameter: NAME=START:STOP:COUNT[:log], e.g. H=30:45:16; writes DIR/sweep.csv, "
+      "DIR/sweep.json, DIR/sweep.gp and DIR/sweep.png/.svg")(
+      "jobs,j", po::value<int>(&jobs), "with --sweep: values traced at a time (default: the number of cores)");
   po::options_description hidden;
   hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
   po::options_description all;
@@ -217,6 +234,11 @@ int main(int argc, char** argv) {
   try {
     senda::io::Config config = senda::io::Config::read_file(cfg);
     for (const std::string& o : overrides) config.apply_override(o);
+    if (vm.count("jobs") && (jobs < 1 || sweep.empty())) {
+      fmt::print(stderr, "trace: --jobs takes a number >= 1 and goes with --sweep\n{}\n", kUsage);
+      return 2;
+    }
+    if (!sweep.empty()) return run_sweep(config, SweepCommand{sweep, jobs, quiet, overwrite, out_dir});
     senda::io::Setup setup = senda::io::build(config);
     plot = plot || config.boolean("output.plot").value_or(false);
     senda::io::TraceRun run(setup);

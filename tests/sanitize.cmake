@@ -7,7 +7,7 @@
 if(SENDA_SANITIZE)
   set(SENDA_SANITIZE_TEST_SOURCES
     robustness/numerical_failure_test.cpp
-    io/config_test.cpp io/builder_test.cpp io/trace_test.cpp
+    io/config_test.cpp io/builder_test.cpp io/trace_test.cpp io/design_test.cpp
     linalg/factorization_test.cpp
     model/model_test.cpp model/truss_test.cpp model/spring_test.cpp model/beam2d_test.cpp
     continuation/constraint_test.cpp continuation/path_follower_test.cpp

@@ -4,8 +4,11 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <system_error>
+
+#include "senda/io/expression.hpp"
 
 namespace senda::io {
 
@@ -107,6 +110,14 @@ const std::vector<OptionSpec>& option_table() {
        "branches: start from this saved bifurcation point instead of tracing the primary path"},
       {"branches.symmetric_tolerance", T::Real, "1e-5", "(0, 1)", false,
        "branches: |C| <= tol max(|A|,|B|) classifies a bifurcation as symmetric"},
+      // [parameters]  user-named numbers, used elsewhere as ${NAME} or ${expression}.
+      // One row stands for every key of the section (find_option).
+      {kParameterRow, T::Real, nullptr, "any finite", false,
+       "a named parameter NAME = number (NAME: [A-Za-z_][A-Za-z0-9_]*), used in any value as ${NAME} or "
+       "${expression}; override with parameters.NAME=value"},
+      // [design]  design studies (sweeps, sensitivities)
+      {"design.parameter", T::Text, nullptr, "a name of [parameters]", true,
+       "design: a design parameter mu (one name of [parameters] per line); sensitivities d lambda_cr/d mu"},
   };
   return table;
 }
@@ -126,6 +137,13 @@ const char* to_string(ValueType t) {
 const OptionSpec* find_option(std::string_view key) {
   for (const OptionSpec& o : option_table())
     if (key == o.key) return &o;
+  // The keys of [parameters] are the user's names: all share one row (its name
+  // is checked by Config::add).
+  const std::string_view prefix = std::string_view(kParameterSection);
+  if (key.size() > prefix.size() + 1 && key.substr(0, prefix.size()) == prefix && key[prefix.size()] == '.') {
+    for (const OptionSpec& o : option_table())
+      if (std::string_view(o.key) == kParameterRow) return &o;
+  }
   return nullptr;
 }
 
@@ -261,6 +279,7 @@ std::string nearest_key(std::string_view key) {
   std::string best;
   std::size_t best_d = std::string::npos;
   for (const OptionSpec& o : option_table()) {
+    if (std::string_view(o.key) == kParameterRow) continue;  // not a key one can write
     // The whole key, and the part after the section (a key put in the wrong section).
     std::size_t d = edit_distance(key, o.key);
     const std::size_t d2 = edit_distance(after_dot(key), after_dot(o.key)) + 1;
@@ -428,7 +447,7 @@ void validate_scalar(const Entry& e, const OptionSpec& o) {
 }
 }  // namespace
 
-void Config::add(Entry e, bool is_override) {
+void Config::add(Entry e, bool is_override, bool defer_substitution) {
   const OptionSpec* o = find_option(e.key);
   if (!o) {
     const std::string section(e.key.substr(0, e.key.find('.')));
@@ -444,12 +463,50 @@ void Config::add(Entry e, bool is_override) {
     if (o->type == T::Bool) valid = "true|false";
     throw ConfigError(e.file, e.line, e.key, "missing value", valid);
   }
-  validate_scalar(e, *o);
+  const bool is_parameter = std::string_view(o->key) == kParameterRow;
+  if (is_parameter) {
+    const std::string name(after_dot(e.key));
+    const bool well_formed =
+        (std::isalpha(static_cast<unsigned char>(name[0])) && static_cast<unsigned char>(name[0]) < 0x80) ||
+        name[0] == '_';
+    const bool rest_ok = std::all_of(name.begin(), name.end(), [](char c) {
+      return (static_cast<unsigned char>(c) < 0x80 && std::isalnum(static_cast<unsigned char>(c))) || c == '_';
+    });
+    if (!well_formed || !rest_ok)
+      throw ConfigError(e.file, e.line, e.key, "malformed parameter name " + quote_excerpt(name),
+                        "a letter or '_', then letters, digits or '_'");
+    if (is_reserved_name(name))
+      throw ConfigError(e.file, e.line, e.key,
+                        "'" + name + "' is a name of the expression syntax, not a parameter name",
+                        "any name but pi, sqrt, sin, cos, tan");
+    if (e.value.find("${") != std::string::npos)
+      throw ConfigError(e.file, e.line, e.key, "a parameter's value is a number, not an expression",
+                        "a finite number");
+    if (is_override && !find(e.key)) {
+      std::string names;
+      for (const Entry& x : entries_)
+        if (find_option(x.key) == o) names += (names.empty() ? "" : ", ") + std::string(after_dot(x.key));
+      throw ConfigError(e.file, e.line, e.key,
+                        "unknown parameter '" + name + "': an override changes a parameter of the file",
+                        names.empty() ? "the file has no [parameters]" : names);
+    }
+  }
+  if (e.value.find("${") != std::string::npos) {
+    e.raw = e.value;
+    // In a file the parameters may come after their use: substituted at the end.
+    if (!defer_substitution) {
+      substitute(e);
+      validate_scalar(e, *o);
+    }
+  } else {
+    validate_scalar(e, *o);
+  }
   if (!o->repeatable) {
     auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& x) { return x.key == e.key; });
     if (it != entries_.end()) {
       if (is_override) {
         *it = std::move(e);
+        if (is_parameter) substitute_all();
         return;
       }
       throw ConfigError(e.file, e.line, e.key,
@@ -519,11 +576,13 @@ Config Config::parse(std::string_view text, const std::string& file) {
       e.value = std::string(trim(s.substr(eq + 1)));
       e.file = file;
       e.line = line;
-      c.add(std::move(e), false);
+      c.add(std::move(e), false, true);
     }
     if (eol == text.size()) break;
   }
   if (c.entries_.empty()) throw ConfigError(file, 0, "", "the file is empty (no 'key = value' line)");
+  c.substitute_all();
+  c.check_design();
   return c;
 }
 
@@ -544,7 +603,85 @@ void Config::apply_override(std::string_view assignment) {
   }
   if (first_non_utf8_line(e.value) || first_non_utf8_line(e.key))
     throw ConfigError(kCommandLine, 0, e.key, "the argument holds bytes that are not UTF-8 text");
-  add(std::move(e), true);
+  add(std::move(e), true, false);
+  check_design();
+}
+
+std::optional<double> Config::parameter(std::string_view name) const {
+  const Entry* e = find(std::string(kParameterSection) + "." + std::string(name));
+  if (!e) return std::nullopt;
+  return parse_real(*e, e->value, "");
+}
+
+std::map<std::string, double, std::less<>> Config::parameter_map() const {
+  std::map<std::string, double, std::less<>> out;
+  for (const Entry& e : entries_)
+    if (const OptionSpec* o = find_option(e.key); o && std::string_view(o->key) == kParameterRow)
+      out[std::string(after_dot(e.key))] = parse_real(e, e.value, "");
+  return out;
+}
+
+void Config::substitute(Entry& e) const { substitute(e, parameter_map()); }
+
+void Config::substitute(Entry& e, const std::map<std::string, double, std::less<>>& params) const {
+  const std::string& raw = e.raw;
+  std::string out;
+  std::size_t i = 0;
+  while (true) {
+    const std::size_t p = raw.find("${", i);
+    if (p == std::string::npos) {
+      out += raw.substr(i);
+      break;
+    }
+    out += raw.substr(i, p - i);
+    const std::size_t q = raw.find('}', p + 2);
+    if (q == std::string::npos)
+      throw ConfigError(e.file, e.line, e.key, "unclosed '${' in " + quote_excerpt(raw), "${NAME} or ${expression}");
+    const std::string expr = raw.substr(p + 2, q - p - 2);
+    const std::string where = "in " + quote_excerpt("${" + expr + "}");
+    double v = 0.0;
+    try {
+      v = evaluate_expression(expr, [&params](std::string_view name) -> std::optional<double> {
+        const auto it = params.find(name);
+        if (it == params.end()) return std::nullopt;
+        return it->second;
+      });
+    } catch (const ExpressionError& x) {
+      std::string names;
+      for (const Entry& p2 : entries_)
+        if (const OptionSpec* o = find_option(p2.key); o && std::string_view(o->key) == kParameterRow)
+          names += (names.empty() ? "" : ", ") + std::string(after_dot(p2.key));
+      if (!x.name().empty())
+        throw ConfigError(e.file, e.line, e.key, std::string(x.what()) + " " + where,
+                          names.empty() ? "no [parameters] defined" : "parameters " + names);
+      throw ConfigError(e.file, e.line, e.key, where + ": " + x.what(),
+                        "+ - * / ^ ( ), numbers, parameter names, sqrt sin cos tan pi");
+    }
+    out += format_number(v);
+    i = q + 1;
+  }
+  e.value = std::move(out);
+}
+
+void Config::substitute_all() {
+  const auto params = parameter_map();
+  for (Entry& e : entries_) {
+    if (e.raw.empty()) continue;
+    substitute(e, params);
+    validate_scalar(e, *find_option(e.key));
+  }
+}
+
+void Config::check_design() const {
+  for (const Entry* e : all("design.parameter")) {
+    if (parameter(e->value)) continue;
+    std::string names;
+    for (const Entry& p : entries_)
+      if (const OptionSpec* o = find_option(p.key); o && std::string_view(o->key) == kParameterRow)
+        names += (names.empty() ? "" : ", ") + std::string(after_dot(p.key));
+    throw ConfigError(e->file, e->line, e->key, "'" + e->value + "' is not a parameter of [parameters]",
+                      names.empty() ? "no [parameters] defined" : names);
+  }
 }
 
 const Entry* Config::find(std::string_view key) const {
@@ -586,7 +723,7 @@ std::optional<double> Config::real(std::string_view key) const {
 
 std::optional<bool> Config::boolean(std::string_view key) const {
   const OptionSpec& o = spec_of(key, T::Bool, T::Bool);
-  const Entry def{std::string(key), o.default_value ? o.default_value : "", "", 0};
+  const Entry def{std::string(key), o.default_value ? o.default_value : "", "", 0, ""};
   if (const Entry* e = find(key)) return parse_bool(*e, e->value, "");
   if (!o.default_value) return std::nullopt;
   return parse_bool(def, def.value, "");

@@ -13,7 +13,14 @@
 //
 // Command-line overrides "section.key=value" replace the file's value of a scalar
 // key and append to a repeatable key; their messages name "<command line>".
+//
+// Parameters (docs/config.md "Parameters"): the keys of [parameters] are names
+// the user chooses (H = 38.6); any other value may hold ${NAME} or ${expression}
+// (senda/io/expression.hpp), replaced by the number before the value is validated,
+// so that the usual messages name the line and key. Entry::raw keeps the text as
+// written, so that overriding a parameter ("parameters.H=40") substitutes again.
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -65,6 +72,7 @@ struct OptionSpec {
 
 // The table, in documentation order.
 const std::vector<OptionSpec>& option_table();
+// The row of a key; every "parameters.<name>" has the row kParameterRow.
 const OptionSpec* find_option(std::string_view key);
 // Section names ("model", "continuation", …) in table order.
 std::vector<std::string> sections();
@@ -79,7 +87,13 @@ struct Entry {
   std::string value;  // trimmed, comment removed
   std::string file;   // file name, or kCommandLine
   int line = 0;       // 1-based; 0 for overrides
+  std::string raw;    // the value as written when it holds ${...} (value is then substituted), else ""
 };
+
+// The section of user-named parameters, and the one row of the table that
+// stands for all of its keys ("parameters.NAME").
+inline constexpr const char* kParameterSection = "parameters";
+inline constexpr const char* kParameterRow = "parameters.NAME";
 
 class Config {
  public:
@@ -107,12 +121,20 @@ class Config {
   std::optional<bool> boolean(std::string_view key) const;
   std::optional<std::string> text(std::string_view key) const;  // Text and Choice
 
+  // The value of parameter NAME ([parameters] NAME = value), or std::nullopt.
+  std::optional<double> parameter(std::string_view name) const;
+
   // An error located at an entry, or at the file when entry is null.
   [[noreturn]] void fail(const Entry* entry, std::string_view key, const std::string& message,
                          const std::string& valid = {}) const;
 
  private:
-  void add(Entry e, bool is_override);
+  void add(Entry e, bool is_override, bool defer_substitution);
+  void substitute(Entry& e) const;  // raw -> value; throws ConfigError
+  void substitute(Entry& e, const std::map<std::string, double, std::less<>>& parameters) const;
+  std::map<std::string, double, std::less<>> parameter_map() const;
+  void substitute_all();            // every entry with ${...}, substituted and validated
+  void check_design() const;        // [design] names only parameters
   std::string file_;
   std::vector<Entry> entries_;
 };
