@@ -20,6 +20,8 @@
 // critical points and branches printed above it; nothing with --quiet.
 #include <fmt/core.h>
 
+#include <fstream>
+
 #include <boost/program_options.hpp>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -36,6 +38,7 @@
 #include "senda/io/config.hpp"
 #include "senda/io/plot.hpp"
 #include "senda/io/results.hpp"
+#include "senda/io/study.hpp"
 #include "senda/io/trace.hpp"
 #include "sweep.hpp"
 
@@ -172,7 +175,7 @@ int main(int argc, char** argv) {
   std::string cfg, out;
   std::vector<std::string> overrides;
   bool overwrite = false, quiet = false, primary_only = false, plot = false, vtk = false;
-  std::string switch_at, from, sweep;
+  std::string switch_at, from, sweep, follow;
   int jobs = 0;
   po::options_description opts("options");
   opts.add_options()("help,h", "print this help, the exit codes and every configuration key")(
@@ -192,7 +195,10 @@ int main(int argc, char** argv) {
       "sweep", po::value<std::string>(&sweep),
       "trace once per value of a parameter: NAME=START:STOP:COUNT[:log], e.g. H=30:45:16; writes DIR/sweep.csv, "
       "DIR/sweep.json, DIR/sweep.gp and DIR/sweep.png/.svg")(
-      "jobs,j", po::value<int>(&jobs), "with --sweep: values traced at a time (default: the number of cores)");
+      "jobs,j", po::value<int>(&jobs), "with --sweep: values traced at a time (default: the number of cores)")(
+      "follow", po::value<std::string>(&follow),
+      "after the run, follow the critical load of these points as the design parameter varies, e.g. LP1,BP1: "
+      "DIR/curves/<id>-<mu>-<up|down>.csv (design.follow)");
   po::options_description hidden;
   hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
   po::options_description all;
@@ -229,6 +235,7 @@ int main(int argc, char** argv) {
   if (primary_only) overrides.push_back("branches.switch=false");
   if (!switch_at.empty()) overrides.push_back("branches.at=" + switch_at);
   if (!from.empty()) overrides.push_back("branches.from=" + from);
+  if (!follow.empty()) overrides.push_back("design.follow=" + follow);
   const fs::path out_dir = out.empty() ? fs::path("results") / fs::path(cfg).stem() : fs::path(out);
 
   try {
@@ -294,6 +301,10 @@ int main(int argc, char** argv) {
         console.say(fmt::format("branch {}: from {} along {}its secondary tangent (parent branch {})\n", b.id,
                                 b.start_point, b.direction > 0 ? "+" : "-", b.parent));
       };
+      ev.on_curve_start = [&console](const senda::io::TraceRun&, const senda::io::CurveResult& c) {
+        console.say(fmt::format("curve of {}: {} {} ...\n", c.point, c.parameter,
+                                c.direction > 0 ? "increasing" : "decreasing"));
+      };
       ev.on_crossing = [&console](const senda::io::TraceRun&, const senda::continuation::Crossing& c) {
         console.say(fmt::format(
             "  crossing between points {} and {}: lambda in [{:.9g}, {:.9g}], negative pivots {} -> {}{}\n",
@@ -332,6 +343,32 @@ int main(int argc, char** argv) {
                    cp.converged ? "located" : "NOT located: " + cp.message, u);
       }
     }
+    bool any_sensitivity = false;
+    for (const auto& v : s.sensitivities) any_sensitivity = any_sensitivity || !v.empty();
+    if (any_sensitivity) {
+      fmt::print("\n  sensitivities d lambda_cr / d mu:\n");
+      for (std::size_t k = 0; k < s.sensitivities.size(); ++k)
+        for (const auto& ps : s.sensitivities[k])
+          fmt::print("  {:<5} {} = {:.9g}: {}\n", s.critical_points[k].id, ps.parameter, ps.value,
+                     ps.sensitivity.valid ? fmt::format("{:+.9e}", ps.sensitivity.dlambda_dmu)
+                                          : "none: " + ps.sensitivity.message);
+    }
+    if (!s.curves.empty()) {
+      fmt::print("\n  curves of critical points:\n");
+      for (const auto& c : s.curves) {
+        std::string end;
+        if (!c.curve.points.empty())
+          end = fmt::format(", ends at {} = {:.9g}, lambda = {:.9g}", c.parameter, c.curve.points.back().mu,
+                            c.curve.points.back().lambda);
+        fmt::print("  {} {} {}: {} points, {}{}{}\n", c.point, c.parameter, c.direction > 0 ? "up" : "down",
+                   c.curve.points.size(), c.curve.termination, end,
+                   c.file.empty() ? "" : " (" + c.file.generic_string() + ")");
+        if (!c.curve.message.empty()) fmt::print("      {}\n", c.curve.message);
+        for (const auto& e : c.curve.events)
+          fmt::print("      {} at {} = {:.9g}, lambda = {:.9g}{}\n", senda::critical::to_string(e.kind), c.parameter,
+                     e.mu, e.lambda, e.located ? " (located)" : " (not located)");
+      }
+    }
     if (s.branches.size() > 1) {
       fmt::print("\n  branches:\n");
       for (const auto& b : s.branches) {
@@ -356,6 +393,25 @@ int main(int argc, char** argv) {
         fmt::print("  plot: {}\n", r.message);
       else
         fmt::print(stderr, "trace: --plot: {}\n", r.message);
+      if (!s.curves.empty()) {
+        // λ_cr against μ ([design] follow): DIR/curves.gp, curves.png/.svg.
+        senda::io::PlotFiles cf;
+        cf.dir = out_dir;
+        cf.script = out_dir / "curves.gp";
+        cf.figures = {out_dir / "curves.png", out_dir / "curves.svg"};
+        std::ofstream gp(cf.script);
+        gp << senda::io::curves_plot_script(s.curves);
+        gp.close();
+        if (!gp) {
+          fmt::print(stderr, "trace: --plot: cannot write {}\n", cf.script.string());
+        } else {
+          const senda::io::RenderResult rc = senda::io::render_plot(cf, env && *env ? env : "gnuplot");
+          if (rc.status == senda::io::RenderStatus::Rendered)
+            fmt::print("  plot: {}\n", rc.message);
+          else
+            fmt::print(stderr, "trace: --plot: curves: {}\n", rc.message);
+        }
+      }
     }
     return code;
   } catch (const senda::io::ConfigError& e) {

@@ -179,6 +179,29 @@ TEST_CASE("von Mises truss: limit-point curve lambda_L(h) through the coincidenc
   CHECK(std::abs(ev.lambda - 0.25) <= 1e-8);
 }
 
+TEST_CASE("limit-point curve of a one-unknown problem (apex held in x): rho stays positive",
+          "[design][curve]") {
+  // At a critical point of a one-unknown problem K = 0, so the penalty formula
+  // mean |diag K| + |K_ii| vanishes; the curve keeps the previous point's ρ.
+  const FunctionFamily fam([](double h) -> std::shared_ptr<const Problem> {
+    problems::VonMisesTruss t;
+    t.h = h;
+    t.sway = false;
+    return t.build();
+  });
+  const CriticalPoint lp = first_point(*fam.at(0.5), truss_path());
+  REQUIRE(lp.kind == CriticalKind::Limit);
+  CurveOptions co;
+  co.mu_min = 0.3;
+  co.mu_max = 1.2;
+  const CriticalCurve curve = follow_critical_curve(fam, 0.5, lp, co);
+  INFO(curve.message);
+  CHECK(curve.termination == "mu_range");
+  REQUIRE(curve.points.size() >= 10);
+  CHECK(curve.points.back().mu >= 1.2);
+  for (const CurvePoint& p : curve.points) CHECK(std::abs(p.lambda - limit_load(p.mu)) <= 1e-9 * limit_load(p.mu));
+}
+
 TEST_CASE("von Mises truss: bifurcation curve turns in h at sqrt 2 onto the mirror bifurcation",
           "[design][curve]") {
   const FunctionFamily fam = von_mises_family();

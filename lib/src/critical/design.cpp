@@ -206,11 +206,15 @@ struct LineSolve {
 
 LineSolve solve_on_line(const ProblemFamily& family, const Plane& plane, double mu_p, double lambda_p,
                         const Eigen::Vector2d& tau, const Vector& q, const Vector& phi, double h,
-                        AugmentedSystem system, const CurveOptions& options) {
+                        AugmentedSystem system, const CurveOptions& options, double penalty_floor) {
   const double d_mu = -tau[1] * plane.mu_s, d_lambda = tau[0] * plane.lambda_s;
   LineProblem line(family, mu_p, lambda_p, d_mu, d_lambda, plane.mu_s);
   LineSolve s;
-  s.cp = refine(line, q, 0.0, phi, std::max(h, 1e-12), system, options.locate);
+  // ρ no smaller than at the previous point: the start is a critical point, where
+  // mean |diag K| + |K_ii| vanishes for a one-unknown problem.
+  LocateOptions lo = options.locate;
+  lo.penalty_floor = std::max(lo.penalty_floor, penalty_floor);
+  s.cp = refine(line, q, 0.0, phi, std::max(h, 1e-12), system, lo);
   s.mu = line.mu(s.cp.lambda);
   s.lambda = line.lambda(s.cp.lambda);
   return s;
@@ -315,7 +319,7 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
     const Eigen::Vector2d P = X + h * tau;
     const Vector q_pred = last.q + h * dq;
     LineSolve ls = solve_on_line(family, plane, P[0] * plane.mu_s, P[1] * plane.lambda_s, tau, q_pred, last.phi, h,
-                                 system, options);
+                                 system, options, located.back().penalty);
     bool ok = ls.cp.converged && ls.cp.kind == start.kind;
     std::string why = ls.cp.converged ? "the point found is of another kind" : ls.cp.message;
     Eigen::Vector2d secant;
@@ -373,7 +377,7 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
         const double frac = sc / len;
         LineSolve lc = solve_on_line(family, plane, Pc[0] * plane.mu_s, Pc[1] * plane.lambda_s, secant,
                                      last.q + frac * (p.q - last.q), last.phi + frac * (p.phi - last.phi), len,
-                                     system, options);
+                                     system, options, located.back().penalty);
         if (!lc.cp.converged) return t;
         const PenalizedSpectrum pc = penalized_spectrum(*family.at(lc.mu), lc.cp, lc.lambda, xv);
         if (!pc.ok) return t;

@@ -227,7 +227,8 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   // A mean stiffness; |K_ii| is added so that K_ii + ρ cannot cancel (it would in
   // a one-unknown problem, where K_ii is the whole, nearly singular, matrix).
   const double rho =
-      options.penalty > 0.0 ? options.penalty : mean_abs_diagonal(K) + std::abs(K.valuePtr()[slot]);
+      options.penalty > 0.0 ? options.penalty
+                            : std::max(options.penalty_floor, mean_abs_diagonal(K) + std::abs(K.valuePtr()[slot]));
   cp.penalty = rho;
 
   bool spb = system == AugmentedSystem::Bifurcation;

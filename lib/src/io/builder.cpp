@@ -492,7 +492,11 @@ Setup Builder::run() {
 
 }  // namespace
 
-Setup build(const Config& config) { return Builder(config).run(); }
+Setup build(const Config& config) {
+  Setup s = Builder(config).run();
+  s.config = std::make_shared<const Config>(config);
+  return s;
+}
 
 Setup load(const fs::path& file, const std::vector<std::string>& overrides) {
   Config c = Config::read_file(file);

@@ -1,6 +1,7 @@
 #include "senda/io/config.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -118,6 +119,16 @@ const std::vector<OptionSpec>& option_table() {
       // [design]  design studies (sweeps, sensitivities)
       {"design.parameter", T::Text, nullptr, "a name of [parameters]", true,
        "design: a design parameter mu (one name of [parameters] per line); sensitivities d lambda_cr/d mu"},
+      {"design.follow", T::Text, nullptr, "ids of critical points, e.g. LP1 BP2", false,
+       "design: follow the critical load of these points as the first design parameter varies "
+       "(curves/<id>-<mu>-<up|down>.csv)"},
+      {"design.direction", T::Choice, "both", "both|up|down", false,
+       "design: follow each curve with mu increasing (up), decreasing (down) or both"},
+      {"design.mu_min", T::Real, nullptr, "any finite", false, "design: a curve ends when mu falls below this"},
+      {"design.mu_max", T::Real, nullptr, "any finite", false, "design: a curve ends when mu rises above this"},
+      {"design.step", T::Real, "0.05", "(0, 1]", false,
+       "design: first step of a curve, arc length in the plane (mu/mu_s, lambda/lambda_s) of the scaled values"},
+      {"design.max_points", T::Integer, "100", "[1, 100000]", false, "design: points per curve and direction"},
   };
   return table;
 }
@@ -681,6 +692,22 @@ void Config::check_design() const {
         names += (names.empty() ? "" : ", ") + std::string(after_dot(p.key));
     throw ConfigError(e->file, e->line, e->key, "'" + e->value + "' is not a parameter of [parameters]",
                       names.empty() ? "no [parameters] defined" : names);
+  }
+  // design.follow: ids of critical points (LP1, BP2, MP1), and a parameter to follow them in.
+  if (const Entry* e = find("design.follow")) {
+    std::string v = e->value;
+    std::replace(v.begin(), v.end(), ',', ' ');
+    const std::vector<std::string> ids = split_fields(v);
+    if (ids.empty()) fail(e, e->key, "no critical point id given", "ids such as LP1 BP2");
+    for (const std::string& id : ids) {
+      const bool prefix = id.size() > 2 && (id.rfind("LP", 0) == 0 || id.rfind("BP", 0) == 0 || id.rfind("MP", 0) == 0);
+      const bool digits = prefix && id.size() <= 11 &&
+                          std::all_of(id.begin() + 2, id.end(), [](unsigned char c) { return std::isdigit(c); });
+      if (!digits) fail(e, e->key, "'" + id + "' is not a critical point id", "LP<n>, BP<n> or MP<n>, e.g. LP1 BP2");
+    }
+    if (all("design.parameter").empty())
+      fail(e, e->key, "a curve of critical points needs a design parameter to vary",
+           "set [design] parameter = NAME (a [parameters] entry)");
   }
 }
 

@@ -11,7 +11,8 @@ namespace senda::io {
 namespace fs = std::filesystem;
 
 namespace {
-const char* kOwnFiles[] = {"path.csv", "summary.json", "summary.json.tmp", "plot.gp", "critical.csv", "plot.log"};
+const char* kOwnFiles[] = {"path.csv", "summary.json", "summary.json.tmp", "plot.gp", "critical.csv", "plot.log",
+                           "curves.gp", "curves.png", "curves.svg"};
 }
 
 void check_output_dir(const fs::path& dir, bool overwrite) {
@@ -39,8 +40,8 @@ void prepare_output_dir(const fs::path& dir, bool overwrite) {
       const std::string ext = e.path().extension().string();
       if (name.rfind("lambda_", 0) == 0 && (ext == ".png" || ext == ".svg")) fs::remove(e.path(), ec);
     }
-    // The mode, state, VTK and drawing files of the old run (Senda's own directories).
-    for (const char* sub : {"modes", "states", "vtk", "drawings"}) {
+    // The mode, state, VTK, drawing and curve files of the old run (Senda's own directories).
+    for (const char* sub : {"modes", "states", "vtk", "drawings", "curves"}) {
       fs::remove_all(dir / sub, ec);
       if (ec) throw ConfigError((dir / sub).string(), 0, "", "cannot remove the old results: " + ec.message());
     }
@@ -165,9 +166,57 @@ std::string summary_json(const TraceSummary& s) {
       }
       x["abe"] = abe;
     }
+    if (k < s.sensitivities.size() && !s.sensitivities[k].empty()) {
+      ordered_json sens = ordered_json::array();
+      for (const ParameterSensitivity& ps : s.sensitivities[k]) {
+        ordered_json sj;
+        sj["parameter"] = ps.parameter;
+        sj["value"] = ps.value;
+        sj["valid"] = ps.sensitivity.valid;
+        if (ps.sensitivity.valid)
+          sj["dlambda_dmu"] = ps.sensitivity.dlambda_dmu;
+        else
+          sj["dlambda_dmu"] = nullptr;
+        sj["phi_dot_dg_dmu"] = ps.sensitivity.phi_dot_gmu;
+        sj["message"] = ps.sensitivity.message;
+        sens.push_back(sj);
+      }
+      x["sensitivities"] = sens;
+    }
     cps.push_back(x);
   }
   j["critical_points"] = cps;
+  if (!s.curves.empty()) {
+    ordered_json curves = ordered_json::array();
+    for (const CurveResult& c : s.curves) {
+      ordered_json cj;
+      cj["point"] = c.point;
+      cj["parameter"] = c.parameter;
+      cj["direction"] = c.direction > 0 ? "up" : "down";
+      cj["file"] = c.file.generic_string();
+      cj["points"] = c.curve.points.size();
+      cj["termination"] = c.curve.termination;
+      cj["message"] = c.curve.message;
+      if (!c.curve.points.empty()) {
+        const critical::CurvePoint& last = c.curve.points.back();
+        cj["end"] = {{"mu", last.mu}, {"lambda", last.lambda}};
+      }
+      ordered_json evs = ordered_json::array();
+      for (const critical::CurveEvent& e : c.curve.events) {
+        ordered_json ej;
+        ej["kind"] = critical::to_string(e.kind);
+        ej["mu"] = e.mu;
+        ej["lambda"] = e.lambda;
+        ej["located"] = e.located;
+        ej["after_point"] = e.after_point;
+        ej["message"] = e.message;
+        evs.push_back(ej);
+      }
+      cj["events"] = evs;
+      curves.push_back(cj);
+    }
+    j["curves"] = curves;
+  }
   ordered_json branches = ordered_json::array();
   for (const critical::Branch& b : s.branches) {
     ordered_json x;

@@ -1,5 +1,7 @@
 #include "senda/io/trace.hpp"
 
+#include "senda/io/design.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cerrno>
@@ -278,7 +280,67 @@ TraceSummary TraceRun::run(const fs::path& out_dir, bool overwrite, TraceEvents&
   s.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
   if (vtk) vtk->finish();
   write_summary(out_dir / "summary.json", s);
+  if (s.termination != Termination::Interrupted && setup_.config) {
+    run_design(out_dir, s, events);
+    if (!s.curves.empty() || !s.sensitivities.empty()) write_summary(out_dir / "summary.json", s);
+  }
   return s;
+}
+
+std::vector<std::string> TraceRun::follow_ids() const {
+  std::vector<std::string> ids;
+  if (!setup_.config) return ids;
+  if (auto t = setup_.config->text("design.follow")) {
+    std::string v = *t;
+    std::replace(v.begin(), v.end(), ',', ' ');
+    for (const std::string& id : split_fields(v)) ids.push_back(id);
+  }
+  return ids;
+}
+
+void TraceRun::run_design(const fs::path& out_dir, TraceSummary& s, TraceEvents& events) const {
+  const Config& config = *setup_.config;
+  const std::vector<std::string> names = design_parameters(config);
+  if (names.empty()) return;
+  // Sensitivities of every located simple point to every design parameter (eqs. 8.2, 8.3).
+  s.sensitivities.assign(s.critical_points.size(), {});
+  for (std::size_t k = 0; k < s.critical_points.size(); ++k) {
+    const critical::CriticalPoint& cp = s.critical_points[k];
+    if (!cp.converged || cp.kind == critical::CriticalKind::Multiple) continue;
+    for (const ParameterSensitivity& ps : parameter_sensitivities(config, setup_, cp))
+      if (std::find(names.begin(), names.end(), ps.parameter) != names.end()) s.sensitivities[k].push_back(ps);
+  }
+  // Curves λ_cr(μ) of the points asked for, μ = the first design parameter (eq. 8.4).
+  const critical::CurveOptions co = curve_options(config, setup_);
+  const std::string dir = config.text("design.direction").value_or("both");
+  std::vector<int> directions;
+  if (dir != "down") directions.push_back(+1);
+  if (dir != "up") directions.push_back(-1);
+  for (const std::string& id : follow_ids()) {
+    const critical::CriticalPoint* cp = nullptr;
+    for (const critical::CriticalPoint& c : s.critical_points)
+      if (c.id == id) cp = &c;
+    for (int d : directions) {
+      CurveResult c;
+      c.point = id;
+      c.parameter = names.front();
+      c.direction = d;
+      if (!cp) {
+        c.curve.termination = "bad_start";
+        c.curve.message = "no critical point " + id + " in this run";
+      } else if (!cp->converged || cp->kind == critical::CriticalKind::Multiple) {
+        c.curve.termination = "bad_start";
+        c.curve.message = id + " was not located: no curve";
+      } else {
+        if (events.on_curve_start) events.on_curve_start(*this, c);
+        c = follow_curve(config, setup_, *cp, names.front(), co, d);
+        write_curve(out_dir, c, setup_);
+      }
+      if (events.on_curve) events.on_curve(*this, c);
+      s.curves.push_back(std::move(c));
+      if (events.stop_requested && events.stop_requested()) return;
+    }
+  }
 }
 
 }  // namespace senda::io

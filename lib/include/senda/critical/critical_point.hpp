@@ -48,6 +48,8 @@ struct LocateOptions {
   int max_iterations = 20;               // Newton iterations on SPL/SPB (re-joining points may need 10+)
   double bifurcation_tolerance = 1e-6;   // ε_b on |φᵀr| / (‖φ‖ r_s), see CriticalPoint::phi_dot_r
   double penalty = 0.0;                  // ρ; 0 = mean |diag K| + |K_ii| at the start
+  double penalty_floor = 0.0;            // lower bound of that ρ: a start at a critical point of a
+                                         // one-unknown problem has K ≈ 0 (curves of critical points)
   bool use_exact_derivative = false;     // use Problem::tangent_derivative when provided
   int inverse_iterations = 4;            // block inverse iterations for the start mode φ
   int subspace_size = 4;                 // eigenpairs nearest zero matched across the bracket

@@ -57,6 +57,8 @@ struct Setup {
   BranchSettings branches;
   // Source line of every node, by model node index (for messages after the build).
   std::vector<Entry> node_entries;
+  // The config it was built from (design studies rebuild the model from it).
+  std::shared_ptr<const Config> config;
 };
 
 // Builds everything from the config. Throws ConfigError.

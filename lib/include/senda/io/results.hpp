@@ -15,6 +15,7 @@
 #include "senda/continuation/path_follower.hpp"
 #include "senda/critical/branch.hpp"
 #include "senda/io/builder.hpp"
+#include "senda/io/study.hpp"
 
 namespace senda::io {
 
@@ -63,6 +64,11 @@ struct TraceSummary {
   std::vector<std::vector<double>> critical_tracked;  // tracked displacements of each critical point
   std::vector<std::vector<std::vector<double>>> tangent_tracked;  // of each ABE tangent (2 per point, or none)
   std::vector<critical::Branch> branches;
+  // Design studies (study.hpp): dλ_cr/dμ of each critical point for every
+  // [design] parameter (parallel to critical_points; empty without parameters),
+  // and the curves of critical points followed ([design] follow).
+  std::vector<std::vector<ParameterSensitivity>> sensitivities;
+  std::vector<CurveResult> curves;
   long locate_factorizations = 0;  // spent locating critical points
   double lambda_max = 0.0, lambda_min = 0.0;  // over the points
   long newton_iterations = 0, failed_steps = 0, factorizations = 0;

@@ -63,6 +63,9 @@ struct TraceEvents {
   // A secondary branch starts / a branch (the primary one included) ends.
   std::function<void(const TraceRun&, const critical::Branch&)> on_branch_start;
   std::function<void(const TraceRun&, const critical::Branch&)> on_branch_end;
+  // A curve of critical points ([design] follow) is about to start / has ended.
+  std::function<void(const TraceRun&, const CurveResult&)> on_curve_start;
+  std::function<void(const TraceRun&, const CurveResult&)> on_curve;
 };
 
 class TraceRun {
@@ -98,6 +101,9 @@ class TraceRun {
  private:
   class Adapter;
   void check_mechanism() const;
+  // Sensitivities and curves of critical points ([design]), after the path.
+  void run_design(const std::filesystem::path& out_dir, TraceSummary& s, TraceEvents& events) const;
+  std::vector<std::string> follow_ids() const;
   void write_mode(const std::filesystem::path& dir, const critical::CriticalPoint& cp) const;
 
   const Setup& setup_;

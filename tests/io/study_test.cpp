@@ -1,0 +1,119 @@
+// Design studies from a .cfg (lib/io/study, docs/config.md [design]): the
+// sensitivities written in summary.json and the curves of critical points
+// ([design] follow) of tests/design/von-mises-h.cfg, against the closed form
+//   λ_L(h) = ±(2/(3√3)) EA h³/(a² + h²)^{3/2}   (a = EA = 1; the apex held in x)
+// and its derivative dλ_L/dh = ±3 (2/(3√3)) h²/(1 + h²)^{5/2}.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "senda/io/builder.hpp"
+#include "senda/io/study.hpp"
+#include "senda/io/trace.hpp"
+
+using namespace senda;
+using namespace senda::io;
+namespace fs = std::filesystem;
+
+#include "io/test_files.hpp"
+
+namespace {
+const std::string kSource = SENDA_SOURCE_DIR;
+const double kC = 2.0 / (3.0 * std::sqrt(3.0));
+double limit_load(double h) { return kC * std::pow(h, 3) / std::pow(1 + h * h, 1.5); }
+double limit_slope(double h) { return 3 * kC * h * h / std::pow(1 + h * h, 2.5); }
+
+fs::path scratch(const std::string& name) {
+  const fs::path p = fs::path(SENDA_BINARY_DIR) / "tests-io-scratch" / name;
+  fs::remove_all(p);
+  return p;
+}
+}  // namespace
+
+TEST_CASE("trace with [design]: sensitivities in summary.json, curves of LP1 and LP2 on the closed form",
+          "[io][study]") {
+  const Setup setup = load(kSource + "/tests/design/von-mises-h.cfg",
+                           {"design.follow=LP1,LP2", "design.mu_min=0.3", "design.mu_max=1.2"});
+  TraceRun run(setup);
+  const fs::path dir = scratch("study-von-mises");
+  TraceEvents ev;
+  int curves_done = 0;
+  ev.on_curve = [&](const TraceRun&, const CurveResult&) { ++curves_done; };
+  const TraceSummary s = run.run(dir, false, ev);
+  REQUIRE(s.critical_points.size() == 2);
+  CHECK(curves_done == 4);  // two points, both directions
+
+  const nlohmann::json j = nlohmann::json::parse(senda::test::slurp(dir / "summary.json"));
+  const double h = 0.5;
+  for (int k = 0; k < 2; ++k) {
+    const auto& cp = j["critical_points"][k];
+    REQUIRE(cp.contains("sensitivities"));
+    REQUIRE(cp["sensitivities"].size() == 1);
+    const auto& sj = cp["sensitivities"][0];
+    CHECK(sj["parameter"] == "h");
+    CHECK(sj["valid"] == true);
+    const double sign = k == 0 ? 1.0 : -1.0;  // LP1 the maximum, LP2 the minimum
+    CHECK(std::abs(sj["dlambda_dmu"].get<double>() - sign * limit_slope(h)) <= 1e-7 * limit_slope(h));
+  }
+  REQUIRE(j["curves"].size() == 4);
+  for (const auto& c : j["curves"]) {
+    INFO(c.dump());
+    CHECK(c["termination"] == "mu_range");
+    CHECK(c["events"].empty());
+    const std::string file = c["file"];
+    std::istringstream csv(senda::test::slurp(dir / file));
+    std::string line;
+    std::getline(csv, line);
+    CHECK(line == "point,h,lambda,kind,iterations,residual,arclength,u_2_uy");
+    const double sign = c["point"] == "LP1" ? 1.0 : -1.0;
+    int rows = 0;
+    double mu_first = 0, mu_last = 0;
+    while (std::getline(csv, line)) {
+      std::istringstream f(line);
+      std::string cell[8];
+      for (auto& x : cell) std::getline(f, x, ',');
+      const double mu = std::stod(cell[1]), lambda = std::stod(cell[2]);
+      CHECK(cell[3] == "limit");
+      CHECK(std::abs(lambda - sign * limit_load(mu)) <= 1e-9 * limit_load(mu));
+      // The apex drop at the limit points: w = h(1 ∓ 1/√3).
+      const double w = mu * (1 - sign / std::sqrt(3.0));
+      CHECK(std::abs(-std::stod(cell[7]) - w) <= 1e-7 * mu);
+      if (rows == 0) mu_first = mu;
+      mu_last = mu;
+      ++rows;
+    }
+    CHECK(rows == c["points"].get<int>());
+    CHECK(mu_first == 0.5);
+    if (c["direction"] == "up")
+      CHECK(mu_last > 1.2);
+    else
+      CHECK(mu_last < 0.3);
+  }
+}
+
+TEST_CASE("[design] follow: a point the run did not find is a curve with bad_start, not an error",
+          "[io][study]") {
+  const Setup setup = load(kSource + "/tests/design/von-mises-h.cfg", {"design.follow=BP7", "design.direction=up"});
+  TraceRun run(setup);
+  const fs::path dir = scratch("study-missing");
+  TraceEvents ev;
+  const TraceSummary s = run.run(dir, false, ev);
+  REQUIRE(s.curves.size() == 1);
+  CHECK(s.curves[0].curve.termination == "bad_start");
+  CHECK(s.curves[0].curve.message == "no critical point BP7 in this run");
+  CHECK_FALSE(fs::exists(dir / "curves"));
+}
+
+TEST_CASE("[design] follow: bad ids and a missing design parameter are errors at their line", "[io][study]") {
+  const std::string base = senda::test::slurp(kSource + "/tests/design/von-mises-h.cfg");
+  CHECK_THROWS_WITH(build(Config::parse(base + "\n[design]\nfollow = LP1 X3\n", "vm.cfg")),
+                    Catch::Contains("key 'design.follow': 'X3' is not a critical point id"));
+  std::string no_param = base;
+  no_param.replace(no_param.find("parameter = h"), 13, "follow = LP1");
+  CHECK_THROWS_WITH(build(Config::parse(no_param, "vm.cfg")),
+                    Catch::Contains("a curve of critical points needs a design parameter"));
+}
