@@ -4,6 +4,15 @@
 # as <problem>-lambda_<column>.png, and the SVG drawings of the structure and of
 # its first critical point (DIR/drawings/structure.svg, <ID>_shape.svg,
 # <ID>_mode.svg) as <problem>-structure.svg, <problem>-<ID>_shape.svg, ...
+# Then the two sweeps of the user guide (docs/user-guide.md section 7; trace
+# --sweep): the rise h of tests/design/von-mises-h.cfg (0.2:1.4:13) and the apex
+# height H of tests/design/eriksson-frame-h.cfg (30:45:16); their sweep.png is
+# copied as <cfg name>-sweep.png, i.e. von-mises-h-sweep.png and
+# eriksson-frame-H-sweep.png (H upper case: the parameter's name).
+# Every run uses its cfg as committed, no overrides: the whole script takes a few
+# seconds (the slowest run, the Eriksson frame with its branches, under 1 s; the
+# Eriksson sweep about 1 s on 2 cores), so it runs in the test suite
+# (ctest cli.plot.catalogue_figures).
 # Then review and commit docs/figures/.
 #
 # usage: scripts/make-figures.sh [TRACE [DEST]]
@@ -16,7 +25,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 trace=${1:-build/apps/trace}
 dest=${2:-docs/figures}
-problems=(three-bar von-mises euler-column lee-frame three-bar-imperfect)
+problems=(three-bar von-mises euler-column lee-frame roorda-frame eriksson-frame three-bar-imperfect)
+# The sweeps: cfg, parameter=first:last:count, name of the figure in DEST.
+sweeps=("tests/design/von-mises-h.cfg h=0.2:1.4:13 von-mises-h-sweep.png"
+        "tests/design/eriksson-frame-h.cfg H=30:45:16 eriksson-frame-H-sweep.png")
 
 [ -x "$trace" ] || { echo "make-figures: $trace is not a program; build Senda first (./scripts/setup.sh)" >&2; exit 2; }
 command -v gnuplot > /dev/null || { echo "make-figures: gnuplot not found (Debian package gnuplot-nox)" >&2; exit 2; }
@@ -61,4 +73,21 @@ if [ -s "$work/three-bar/path.csv" ] && [ -s "$work/three-bar-imperfect/path.csv
   [ -s "$overlay" ] || { echo "make-figures: overlay not produced" >&2; exit 1; }
   echo "  $overlay"
 fi
+for entry in "${sweeps[@]}"; do
+  read -r cfg range name <<< "$entry"
+  out="$work/sweep-${name%.png}"
+  log="$work/sweep-${name%.png}.log"
+  echo "make-figures: sweep $cfg $range"
+  rc=0
+  "$trace" "$cfg" --sweep "$range" --jobs 2 --out "$out" --overwrite --quiet > "$log" 2>&1 || rc=$?
+  # Exit 1 here means a value failed: the figure would miss it, so it is an error.
+  if [ "$rc" -ne 0 ]; then
+    echo "make-figures: sweep $cfg $range exited $rc:" >&2; cat "$log" >&2
+    [ -s "$out/sweep.csv" ] && grep -v ',completed,' "$out/sweep.csv" >&2
+    exit 1
+  fi
+  [ -s "$out/sweep.png" ] || { echo "make-figures: sweep $cfg: no sweep.png in $out" >&2; cat "$log" >&2; exit 1; }
+  cp "$out/sweep.png" "$dest/$name"
+  echo "  $dest/$name"
+done
 echo "make-figures: done; figures in $dest"
