@@ -142,4 +142,17 @@ TEST_CASE("catalogue .cfg: leaning column, sway bifurcation of a hinged portal",
       if (text.find("node 3 rz (member 101)") != std::string::npos) mode_found = true;
     }
   CHECK(mode_found);
+  // Both halves of the sway branch switched; the saved state of BP1 (with the
+  // members' own rotations) reads back into the same model and restarts them.
+  REQUIRE(s.branches.size() == 3);
+  CHECK(s.branches[1].start_point == "BP1");
+  CHECK(s.branches[2].start_point == "BP1");
+  REQUIRE(fs::exists(dir / "states" / "BP1.json"));
+  const Setup again = load(kSource + "/problems/leaning-column.cfg",
+                           {"branches.from=" + (dir / "states" / "BP1.json").string()});
+  TraceRun rerun(again);
+  const fs::path dir2 = fs::path(SENDA_BINARY_DIR) / "test-results" / "catalogue-leaning-column-from";
+  const TraceSummary s2 = rerun.run(dir2, true, none);
+  REQUIRE(s2.branches.size() == 3);
+  CHECK(s2.branches[1].points == s.branches[1].points);
 }
