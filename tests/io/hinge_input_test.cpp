@@ -156,3 +156,20 @@ TEST_CASE("catalogue .cfg: leaning column, sway bifurcation of a hinged portal",
   REQUIRE(s2.branches.size() == 3);
   CHECK(s2.branches[1].points == s.branches[1].points);
 }
+
+TEST_CASE("hinge input: model.beam_formulation = corotational meshes co-rotational members", "[io][hinge][corotational]") {
+  const Setup s = load(kSource + "/problems/leaning-column.cfg", {"model.beam_formulation=corotational"});
+  CHECK(s.model->element(0).describe() == "beam 1 (co-rotational)");
+  // 3 × 7 inner nodes and the two tops (ux uy rz), node 2's rz (pinned base), and
+  // the own rotations of members 101 (at node 3) and 201 (at node 4).
+  CHECK(s.model->size() == 3 * (21 + 2) + 1 + 2);
+  TraceRun run(s);
+  TraceEvents none;
+  const fs::path dir = fs::path(SENDA_BINARY_DIR) / "test-results" / "leaning-column-corotational";
+  const TraceSummary t = run.run(dir, true, none);
+  REQUIRE(!t.critical_points.empty());
+  // 8 per member: error ≈ 0.112/64 = 1.77e-3 above 1.358533 (tests/model/hinge_test.cpp).
+  CHECK(t.critical_points.front().lambda == Approx(1.358533 * (1 + 1.77e-3)).epsilon(1e-4));
+  CHECK(error_of(kCantilever + "beam_formulation = euler\n") ==
+        "h.cfg:10: key 'model.beam_formulation': unknown value 'euler' (valid: simo-reissner|corotational)");
+}

@@ -100,6 +100,7 @@ class Builder {
   const Config& c_;
   int dim_ = 2;
   model::StrainMeasure strain_ = model::StrainMeasure::GreenLagrange;
+  model::BeamFormulation formulation_ = model::BeamFormulation::SimoReissner;
   std::unique_ptr<model::Model> model_;
   std::map<int, NodeInfo> nodes_;  // by user id
   std::vector<Entry> node_entries_;
@@ -229,7 +230,7 @@ void Builder::read_elements() {
   std::vector<Member> members;  // beam members in input order, meshed after the hinges are read
   for (const Fields& f : records("model.beam")) {
     f.require(6, 7);
-    if (dim_ != 2) f.fail("beam elements are plane (Simo-Reissner 2D): use dim = 2");
+    if (dim_ != 2) f.fail("beam elements are plane (2D): use dim = 2");
     const int id = check_id(f);
     const NodeInfo& a = node(f, 1, "NODE_A");
     const NodeInfo& b = node(f, 2, "NODE_B");
@@ -264,7 +265,8 @@ void Builder::read_elements() {
   }
   read_hinges(members, ids);
   for (const Member& m : members) {
-    model::mesh_member(*model_, m.a, m.b, m.n, m.section, static_cast<int>(next_node_id), m.id, m.slot_a, m.slot_b);
+    model::mesh_member(*model_, m.a, m.b, m.n, m.section, static_cast<int>(next_node_id), m.id, m.slot_a, m.slot_b,
+                       formulation_);
     next_node_id += m.n - 1;
     for (int x : {m.a, m.b}) {
       use(x, Component::Ux);
@@ -570,6 +572,8 @@ Setup Builder::run() {
   s.config_file = c_.file();
   dim_ = static_cast<int>(*c_.integer("model.dim"));
   strain_ = *strain_from(*c_.text("model.strain"));
+  formulation_ = *c_.text("model.beam_formulation") == "corotational" ? model::BeamFormulation::Corotational
+                                                                       : model::BeamFormulation::SimoReissner;
   model_ = std::make_unique<model::Model>(dim_);
   read_nodes();
   read_elements();
