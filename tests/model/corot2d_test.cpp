@@ -9,6 +9,7 @@
 #include <numbers>
 #include <random>
 
+#include "model/buckling_checks.hpp"
 #include "model/derivative_checks.hpp"
 #include "senda/continuation/path_follower.hpp"
 #include "senda/model/beam2d.hpp"
@@ -147,4 +148,34 @@ TEST_CASE("corot2d: linear cantilever is nodally exact; a full circle under 2πE
     CHECK(std::abs(q[jy]) <= 1e-9 * L);
     CHECK(std::abs(q[jr] - 2 * std::numbers::pi) <= 1e-9);
   }
+}
+
+TEST_CASE("corot2d: Euler column, P_cr converges as h² to π²EI/(4L²)", "[model][beam][corotational][frame]") {
+  // Clamped–free column, EI = L = 1, EA = 1e5 (shortening shifts P_cr by ≈ P/EA ≈
+  // 2.5e-5, below the errors checked). The element's geometric stiffness is the
+  // chord's N zzᵀ/l alone (no consistent cubic term), so the error is O(h²), too
+  // stiff. Measured err = 1.294e-2 (n = 4), 3.242e-3 (n = 8): err·n² = 0.207,
+  // close to (π/2)²/12 = 0.2056, half the Simo–Reissner constant (π/2)²/6
+  // (frames_test.cpp). Bounds: 1.1 (π/2)²/(12 n²), ratio per halving in [3.6, 4.4]
+  // (measured 3.99).
+  const double L = 1.0, P_cr = std::numbers::pi * std::numbers::pi / 4;
+  const int meshes[] = {4, 8};
+  double err[2];
+  for (int im = 0; im < 2; ++im) {
+    Model m(2);
+    const int base = m.add_node(1, {0, 0, 0}), tip = m.add_node(2, {0, L, 0});
+    mesh_member(m, base, tip, meshes[im], {1e5, 1.0, 1.0}, 100, 1, 0, 0, BeamFormulation::Corotational);
+    for (Component c : {Component::Ux, Component::Uy, Component::Rz}) m.fix(base, c);
+    m.add_load(tip, Component::Uy, -1.0);
+    m.finalize();
+    err[im] = senda::testing::critical_load(m, 0.1) / P_cr - 1.0;
+    UNSCOPED_INFO("n " << meshes[im] << " rel err " << err[im]);
+  }
+  const double c = P_cr / 12;  // (π/2)²/12
+  for (int im = 0; im < 2; ++im) {
+    CHECK(err[im] > 0);
+    CHECK(err[im] <= 1.1 * c / (meshes[im] * meshes[im]));
+  }
+  CHECK(err[0] / err[1] >= 3.6);
+  CHECK(err[0] / err[1] <= 4.4);
 }

@@ -9,6 +9,7 @@
 #include <numbers>
 #include <random>
 
+#include "model/buckling_checks.hpp"
 #include "model/derivative_checks.hpp"
 #include "senda/model/beam2d.hpp"
 #include "senda/model/model.hpp"
@@ -17,6 +18,8 @@
 using namespace senda;
 using namespace senda::model;
 using senda::testing::taylor_remainder;
+using senda::testing::critical_load;
+using senda::testing::dense_tangent;
 
 namespace {
 
@@ -45,11 +48,6 @@ void build_cantilever(Cantilever& c, double a, double L, int n, const BeamSectio
   m.finalize();
 }
 
-Eigen::MatrixXd dense_tangent(const Model& m, const Vector& q, double lambda) {
-  SparseMatrix K = m.tangent_pattern();
-  m.tangent(q, lambda, K);
-  return Eigen::MatrixXd(K);
-}
 
 // Linear response K(0)⁻¹ r.
 Vector linear_response(const Model& m) {
@@ -170,52 +168,6 @@ void build_portal(PortalFrame& f, Portal kind, double h, double l, int n, const 
   if (kind != Portal::LeaningColumn) m.fix(b2, Component::Rz);
   for (int t : {t1, t2}) m.add_load(t, Component::Uy, -1.0);
   m.finalize();
-}
-
-double smallest_eigenvalue(const Model& m, const Vector& q, double lambda) {
-  return Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(dense_tangent(m, q, lambda), Eigen::EigenvaluesOnly)
-      .eigenvalues()[0];
-}
-
-// Equilibrium at λ by Newton from q (dense: the frames are small).
-void equilibrium(const Model& m, Vector& q, double lambda) {
-  Vector g(m.size());
-  for (int it = 0; it < 30; ++it) {
-    m.residual(q, lambda, g);
-    // Round-off in f: ≈ 1e-16 EA = 1e-11.
-    if (g.norm() <= 1e-9 * (1 + lambda)) return;
-    q -= dense_tangent(m, q, lambda).ldlt().solve(g);
-  }
-  FAIL("Newton did not converge at lambda " << lambda);
-}
-
-// First λ where the smallest eigenvalue of K on the fundamental path vanishes:
-// steps of dl, then bisection to 1e-11 relative.
-double critical_load(const Model& m, double dl) {
-  Vector q = Vector::Zero(m.size());
-  double lo = 0.0;
-  Vector q_lo = q;
-  REQUIRE(smallest_eigenvalue(m, q, 0.0) > 0);
-  double hi = dl;
-  for (;; hi += dl) {
-    equilibrium(m, q, hi);
-    if (smallest_eigenvalue(m, q, hi) < 0) break;
-    lo = hi;
-    q_lo = q;
-    REQUIRE(hi < 100 * dl);
-  }
-  while (hi - lo > 1e-11 * hi) {
-    const double mid = 0.5 * (lo + hi);
-    Vector qm = q_lo;
-    equilibrium(m, qm, mid);
-    if (smallest_eigenvalue(m, qm, mid) > 0) {
-      lo = mid;
-      q_lo = qm;
-    } else {
-      hi = mid;
-    }
-  }
-  return 0.5 * (lo + hi);
 }
 
 }  // namespace
