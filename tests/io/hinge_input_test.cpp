@@ -1,6 +1,7 @@
 // model.hinge input: the DOF map it builds, the files a hinged run writes (path.csv,
 // modes, states read back), and the messages for bad hinges.
 #include <catch2/catch.hpp>
+#include <Eigen/Dense>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -172,4 +173,21 @@ TEST_CASE("hinge input: model.beam_formulation = corotational meshes co-rotation
   CHECK(t.critical_points.front().lambda == Approx(1.358533 * (1 + 1.77e-3)).epsilon(1e-4));
   CHECK(error_of(kCantilever + "beam_formulation = euler\n") ==
         "h.cfg:10: key 'model.beam_formulation': unknown value 'euler' (valid: simo-reissner|corotational)");
+}
+
+TEST_CASE("hinge input: a spring at a clamped member end is a semi-rigid support", "[io][hinge]") {
+  // hinge = 1 1 spring K at the clamp: member 1 is joined to the fixed rotation of
+  // node 1 by K. Tip load P = 1 on the cantilever of length 2 (members 1 and 10):
+  // δ = PL³/(3EI) + PL/GA_s − PLh²/(12EI) + PL²/K (h = 0.5 the element length; the
+  // h² term is the one-point element's, tests/model/hinge_test.cpp).
+  std::string text = kCantilever;
+  text.erase(text.find("truss = 20 1 3 1\n"), 17);
+  const Setup s = build(Config::parse(text + "hinge = 1 1 spring 4\n", "h.cfg"));
+  const model::Model& m = *s.model;
+  SparseMatrix K = m.tangent_pattern();
+  m.tangent(Vector::Zero(m.size()), 0.0, K);
+  const Vector v = Eigen::MatrixXd(K).ldlt().solve(Vector(m.reference_load()));
+  const double L = 2.0, h = 0.5, k = 4.0;
+  const double delta = L * L * L / 3 + L / 1e4 - L * h * h / 12 + L * L / k;
+  CHECK(-v[m.equation(2, model::Component::Uy)] == Approx(delta).epsilon(1e-9));
 }
