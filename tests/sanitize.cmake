@@ -9,7 +9,8 @@ if(SENDA_SANITIZE)
     robustness/numerical_failure_test.cpp
     io/config_test.cpp io/builder_test.cpp io/trace_test.cpp io/design_test.cpp
     linalg/factorization_test.cpp
-    model/model_test.cpp model/truss_test.cpp model/spring_test.cpp model/beam2d_test.cpp
+    model/model_test.cpp model/truss_test.cpp model/spring_test.cpp model/beam2d_test.cpp model/hinge_test.cpp
+    model/corot2d_test.cpp io/hinge_input_test.cpp io/study_test.cpp
     continuation/constraint_test.cpp continuation/path_follower_test.cpp
     critical/locate_test.cpp critical/branch_test.cpp critical/design_test.cpp)
   list(TRANSFORM SENDA_SANITIZE_TEST_SOURCES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)

@@ -84,6 +84,15 @@ class Builder {
   int free_equation(const Fields& f, int node, Component comp, const char* purpose) const;
   void read_nodes();
   void read_elements();
+  struct Member {
+    int id, a, b, n;
+    model::BeamSection section;
+    const Entry* entry;
+    int slot_a = 0, slot_b = 0;  // own end rotations (hinges), 0: the node's
+    const Entry* hinge_a = nullptr;
+    const Entry* hinge_b = nullptr;
+  };
+  void read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids);
   void read_supports_and_loads();
   void read_continuation(Setup& s);
   void read_output(Setup& s);
@@ -91,12 +100,15 @@ class Builder {
   const Config& c_;
   int dim_ = 2;
   model::StrainMeasure strain_ = model::StrainMeasure::GreenLagrange;
+  model::BeamFormulation formulation_ = model::BeamFormulation::SimoReissner;
   std::unique_ptr<model::Model> model_;
   std::map<int, NodeInfo> nodes_;  // by user id
   std::vector<Entry> node_entries_;
   double extent_ = 0.0;            // size of the model, for the zero-length test
   std::set<std::pair<int, int>> used_;   // (node index, component) used by an element
   std::set<std::pair<int, int>> fixed_;  // (node index, component) fixed
+  std::map<int, const Entry*> hinged_;    // node index → first hinge entry there
+  std::set<int> hinge_spring_nodes_;      // node indices with a spring across a hinge
   const Entry* first_load_ = nullptr;
   std::optional<std::pair<int, Component>> first_load_dof_;
 };
@@ -215,9 +227,10 @@ void Builder::read_elements() {
   // Intermediate nodes of meshed beams: ids above every user id, in input order.
   // long: a user id may be 2147483647 (the largest int), and so may id + N − 1.
   long next_node_id = nodes_.empty() ? 1 : nodes_.rbegin()->first + 1L;
+  std::vector<Member> members;  // beam members in input order, meshed after the hinges are read
   for (const Fields& f : records("model.beam")) {
     f.require(6, 7);
-    if (dim_ != 2) f.fail("beam elements are plane (Simo-Reissner 2D): use dim = 2");
+    if (dim_ != 2) f.fail("beam elements are plane (2D): use dim = 2");
     const int id = check_id(f);
     const NodeInfo& a = node(f, 1, "NODE_A");
     const NodeInfo& b = node(f, 2, "NODE_B");
@@ -248,14 +261,22 @@ void Builder::read_elements() {
                "unique element ids: a member of N elements uses ID … ID+N−1");
       ids.emplace(id + k, f.entry());
     }
-    model::mesh_member(*model_, a.index, b.index, n, section, static_cast<int>(next_node_id), id);
-    next_node_id += n - 1;
-    for (const NodeInfo* x : {&a, &b}) {
-      use(x->index, Component::Ux);
-      use(x->index, Component::Uy);
-      use(x->index, Component::Rz);
-    }
+    members.push_back(Member{id, a.index, b.index, n, section, &f.entry()});
   }
+  read_hinges(members, ids);
+  for (const Member& m : members) {
+    model::mesh_member(*model_, m.a, m.b, m.n, m.section, static_cast<int>(next_node_id), m.id, m.slot_a, m.slot_b,
+                       formulation_);
+    next_node_id += m.n - 1;
+    for (int x : {m.a, m.b}) {
+      use(x, Component::Ux);
+      use(x, Component::Uy);
+    }
+    // A released end has its own rotation; the node's rz is used by the others.
+    if (m.slot_a == 0) use(m.a, Component::Rz);
+    if (m.slot_b == 0) use(m.b, Component::Rz);
+  }
+  for (int node : hinge_spring_nodes_) use(node, Component::Rz);
   for (const Fields& f : records("model.spring")) {
     f.require(5, 5);
     const int id = check_id(f);
@@ -295,7 +316,85 @@ void Builder::read_elements() {
   }
 }
 
+// hinge = NODE MEMBER [MEMBER ...] [spring K]: each listed member gets its own end
+// rotation at NODE (Model::add_dof); with "spring K" a rotational spring joins it to
+// the node's rotation.
+void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids) {
+  std::map<int, int> member_index;
+  std::map<int, int> members_at;  // node index → number of member ends there
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    member_index[members[i].id] = static_cast<int>(i);
+    ++members_at[members[i].a];
+    ++members_at[members[i].b];
+  }
+  for (const Fields& f : records("model.hinge")) {
+    if (f.size() < 2) f.fail("expected a node and at least one member, found " + std::to_string(f.size()) + " field(s)");
+    const NodeInfo& n = node(f, 0, "NODE");
+    const int node_id = model_->node_id(n.index);
+    std::size_t last = f.size();
+    std::optional<double> k;
+    for (std::size_t i = 1; i < f.size(); ++i)
+      if (f[i] == "spring") {
+        if (i + 2 != f.size()) f.fail("'spring' must be followed by exactly one field, the stiffness K");
+        if (i == 1) f.fail("no member listed before 'spring'");
+        k = f.positive(i + 1, "K");
+        last = i;
+      }
+    std::vector<int> listed;
+    for (std::size_t i = 1; i < last; ++i) {
+      const int id = f.id(i, "MEMBER");
+      const auto it = member_index.find(id);
+      if (it == member_index.end()) {
+        const auto e = ids.find(id);
+        if (e != ids.end() && e->second.key == "model.beam")
+          f.fail("MEMBER: " + std::to_string(id) + " is an element inside the member of line " +
+                     std::to_string(e->second.line) + ": a hinge names a member by its ID (the first field of beam)",
+                 "the id of a model.beam member with an end at NODE");
+        if (e != ids.end())
+          f.fail("MEMBER: element " + std::to_string(id) + " is a " + e->second.key.substr(6) + " (line " +
+                     std::to_string(e->second.line) + "), not a beam member: only beams carry moments",
+                 "the id of a model.beam member with an end at NODE");
+        f.fail("MEMBER: no beam member has id " + std::to_string(id), "the id of a model.beam member with an end at NODE");
+      }
+      Member& m = members[it->second];
+      if (m.a != n.index && m.b != n.index)
+        f.fail("member " + std::to_string(id) + " does not touch node " + std::to_string(node_id) + " (it joins nodes " +
+                   std::to_string(model_->node_id(m.a)) + " and " + std::to_string(model_->node_id(m.b)) + ")",
+               "the id of a model.beam member with an end at NODE");
+      const Entry*& released = m.a == n.index ? m.hinge_a : m.hinge_b;
+      if (released)
+        f.fail("member " + std::to_string(id) + " is already released at node " + std::to_string(node_id) +
+               (released == &f.entry() ? std::string(" (listed twice)")
+                                       : " (hinge at line " + std::to_string(released->line) + ")"));
+      if (members_at[n.index] == 1 && !k)
+        f.fail("hinge at node " + std::to_string(node_id) + " releases nothing: member " + std::to_string(id) +
+                   " is the only member there (a member end is pinned by leaving rz free)",
+               "a node where two or more members meet, or 'spring K'");
+      released = &f.entry();
+      const int slot = model_->add_dof(n.index, Component::Rz, "member " + std::to_string(id));
+      (m.a == n.index ? m.slot_a : m.slot_b) = slot;
+      listed.push_back(id);
+      if (k) {
+        model_->add_element(std::make_unique<model::LinearSpring>(
+            model::DofRef{n.index, Component::Rz}, model::DofRef{n.index, Component::Rz, slot}, *k,
+            "hinge spring at node " + std::to_string(node_id) + " (member " + std::to_string(id) + ")"));
+        hinge_spring_nodes_.insert(n.index);
+      }
+    }
+    hinged_.emplace(n.index, &f.entry());
+  }
+}
+
 void Builder::read_supports_and_loads() {
+  // The node's own rotation of a hinged node exists only if a member there is not
+  // released (or a spring holds it).
+  auto check_rotation = [&](const Fields& f, int node, Component c, const char* what) {
+    if (c != Component::Rz || used_.count({node, static_cast<int>(c)})) return;
+    const auto h = hinged_.find(node);
+    if (h == hinged_.end()) return;
+    f.fail("node " + std::to_string(model_->node_id(node)) + " rz: every member at the node is released by the hinge at line " +
+           std::to_string(h->second->line) + ", so the node's own rotation belongs to no element: " + what);
+  };
   for (const Fields& f : records("model.fix")) {
     if (f.size() < 2) f.fail("expected a node and at least one component, found " + std::to_string(f.size()) + " field(s)");
     const NodeInfo& n = node(f, 0, "NODE");
@@ -309,6 +408,7 @@ void Builder::read_supports_and_loads() {
         comps = {component(f, i)};
       }
       for (Component c : comps) {
+        check_rotation(f, n.index, c, "the support would hold nothing");
         model_->fix(n.index, c);
         fixed_.insert({n.index, static_cast<int>(c)});
       }
@@ -323,6 +423,7 @@ void Builder::read_supports_and_loads() {
       const Component c = component(f, 1);
       const double value = f.real(2, "VALUE");
       const std::string dof = "node " + f[0] + " " + f[1];
+      check_rotation(f, n.index, c, "the load would act on nothing");
       if (!used_.count({n.index, static_cast<int>(c)}))
         f.fail(dof + " is not a degree of freedom of any element: the load would act on nothing");
       if (fixed_.count({n.index, static_cast<int>(c)}))
@@ -471,6 +572,8 @@ Setup Builder::run() {
   s.config_file = c_.file();
   dim_ = static_cast<int>(*c_.integer("model.dim"));
   strain_ = *strain_from(*c_.text("model.strain"));
+  formulation_ = *c_.text("model.beam_formulation") == "corotational" ? model::BeamFormulation::Corotational
+                                                                       : model::BeamFormulation::SimoReissner;
   model_ = std::make_unique<model::Model>(dim_);
   read_nodes();
   read_elements();

@@ -36,6 +36,11 @@ const std::vector<OptionSpec>& option_table() {
        "truss bar between two nodes, axial stiffness EA > 0 (force units), optional strain measure"},
       {"model.beam", T::Record, nullptr, "ID NODE_A NODE_B EA GAS EI [N]", true,
        "plane geometrically exact beam member (2D; dofs ux uy rz), meshed into N elements (default 1)"},
+      {"model.beam_formulation", T::Choice, "simo-reissner", "simo-reissner|corotational", false,
+       "element of every beam member: Simo-Reissner (shear-flexible) or co-rotational Euler-Bernoulli (GAS unused)"},
+      {"model.hinge", T::Record, nullptr, "NODE MEMBER [MEMBER ...] [spring K]", true,
+       "moment release: the listed beam members get their own end rotation at NODE (translations stay "
+       "shared); spring K > 0 joins each to the node's rotation (moment/radian)"},
       {"model.spring", T::Record, nullptr, "ID NODE_A NODE_B|ground COMPONENT K", true,
        "linear spring K > 0 on COMPONENT (ux uy uz rz) between two nodes or to ground; "
        "COMPONENT axial: a spring along the line between the nodes (force/length)"},

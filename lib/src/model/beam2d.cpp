@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "senda/model/corot2d.hpp"
 #include "senda/model/model.hpp"
 
 namespace senda::model {
@@ -46,7 +47,7 @@ BeamSection beam_section(double E, double nu, double A, double I, double shear_f
 }
 
 Beam2D::Beam2D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double EA,
-               double GAs, double EI)
+               double GAs, double EI, int rz_slot_a, int rz_slot_b)
     : id_(id), node_a_(node_a), node_b_(node_b), xa_(xa), xb_(xb), EA_(EA), GAs_(GAs), EI_(EI) {
   xa_.z() = xb_.z() = 0.0;
   const Eigen::Vector3d d = xb_ - xa_;
@@ -55,8 +56,9 @@ Beam2D::Beam2D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const 
   if (!(EA > 0) || !(GAs > 0) || !(EI > 0))
     throw std::invalid_argument("beam " + std::to_string(id) + ": EA, GAs and EI must be > 0");
   theta0_ = std::atan2(d.y(), d.x());
-  for (int node : {node_a, node_b})
-    for (Component c : {Component::Ux, Component::Uy, Component::Rz}) dofs_.push_back({node, c});
+  if (rz_slot_a < 0 || rz_slot_b < 0) throw std::invalid_argument("beam " + std::to_string(id) + ": negative rotation slot");
+  dofs_ = {{node_a, Component::Ux}, {node_a, Component::Uy}, {node_a, Component::Rz, rz_slot_a},
+           {node_b, Component::Ux}, {node_b, Component::Uy}, {node_b, Component::Rz, rz_slot_b}};
 }
 
 std::string Beam2D::describe() const {
@@ -117,8 +119,13 @@ void Beam2D::compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::Ma
   }
 }
 
+const char* to_string(BeamFormulation f) {
+  return f == BeamFormulation::Corotational ? "corotational" : "simo-reissner";
+}
+
 std::vector<int> mesh_member(Model& model, int node_a, int node_b, int n, const BeamSection& section,
-                             int first_node_id, int first_element_id) {
+                             int first_node_id, int first_element_id, int rz_slot_a, int rz_slot_b,
+                             BeamFormulation formulation) {
   if (model.dim() != 2) misuse("mesh_member: Beam2D needs a 2D model", __LINE__);
   if (n < 1) misuse("mesh_member: n must be >= 1", __LINE__);
   if (node_a < 0 || node_a >= model.node_count() || node_b < 0 || node_b >= model.node_count() || node_a == node_b)
@@ -128,10 +135,15 @@ std::vector<int> mesh_member(Model& model, int node_a, int node_b, int n, const 
   for (int k = 1; k < n; ++k)
     nodes.push_back(model.add_node(first_node_id + (k - 1), xa + (xb - xa) * (static_cast<double>(k) / n)));
   nodes.push_back(node_b);
-  for (int k = 0; k < n; ++k)
-    model.add_element(std::make_unique<Beam2D>(first_element_id + k, nodes[k], nodes[k + 1],
-                                               model.node_position(nodes[k]), model.node_position(nodes[k + 1]),
-                                               section));
+  for (int k = 0; k < n; ++k) {
+    const int sa = k == 0 ? rz_slot_a : 0, sb = k == n - 1 ? rz_slot_b : 0;
+    const Eigen::Vector3d &x1 = model.node_position(nodes[k]), &x2 = model.node_position(nodes[k + 1]);
+    if (formulation == BeamFormulation::Corotational)
+      model.add_element(std::make_unique<Corotational2D>(first_element_id + k, nodes[k], nodes[k + 1], x1, x2,
+                                                         section.EA, section.EI, sa, sb));
+    else
+      model.add_element(std::make_unique<Beam2D>(first_element_id + k, nodes[k], nodes[k + 1], x1, x2, section, sa, sb));
+  }
   return nodes;
 }
 

@@ -42,8 +42,22 @@ int Model::add_node(int id, const Eigen::Vector3d& x) {
 
 void Model::add_element(std::unique_ptr<Element> e) {
   check_mutable();
-  for (const DofRef& d : e->dofs()) check_node(d.node);
+  for (const DofRef& d : e->dofs()) {
+    check_node(d.node);
+    if (d.slot < 0 || d.slot > extra_dof_count(d.node) ||
+        (d.slot > 0 && nodes_[d.node].extra[d.slot - 1].c != d.component))
+      throw std::logic_error("senda::model::Model: " + e->describe() + " refers to slot " + std::to_string(d.slot) +
+                             " of node " + std::to_string(nodes_[d.node].id) + " " + to_string(d.component) +
+                             ", which add_dof did not create");
+  }
   elements_.push_back(std::move(e));
+}
+
+int Model::add_dof(int node, Component c, std::string label) {
+  check_mutable();
+  check_node(node);
+  nodes_[node].extra.push_back({c, std::move(label)});
+  return extra_dof_count(node);
 }
 
 void Model::fix(int node, Component c) {
@@ -68,13 +82,20 @@ void Model::finalize() {
   check_mutable();
   if (elements_.empty()) throw ModelError("the model has no elements");
   for (const auto& e : elements_)
-    for (const DofRef& d : e->dofs()) nodes_[d.node].used[static_cast<int>(d.component)] = true;
+    for (const DofRef& d : e->dofs()) {
+      if (d.slot > 0)
+        nodes_[d.node].extra[d.slot - 1].used = true;
+      else
+        nodes_[d.node].used[static_cast<int>(d.component)] = true;
+    }
   for (const Node& n : nodes_) {
     bool any = false;
     for (bool u : n.used) any = any || u;
+    for (const ExtraDof& x : n.extra) any = any || x.used;
     if (!any) throw ModelError("node " + std::to_string(n.id) + " is not connected to any element");
   }
-  // Equation numbering: node by node, component by component.
+  // Equation numbering: node by node, component by component, then the node's
+  // additional dofs in the order of add_dof.
   neq_ = 0;
   eq_dof_.clear();
   for (int i = 0; i < node_count(); ++i) {
@@ -82,8 +103,13 @@ void Model::finalize() {
     for (int c = 0; c < kComponents; ++c) {
       if (n.used[c] && !n.fixed[c]) {
         n.eq[c] = neq_++;
-        eq_dof_.emplace_back(i, static_cast<Component>(c));
+        eq_dof_.push_back({i, static_cast<Component>(c)});
       }
+    }
+    for (std::size_t k = 0; k < n.extra.size(); ++k) {
+      ExtraDof& x = n.extra[k];
+      x.eq = x.used ? neq_++ : -1;
+      if (x.used) eq_dof_.push_back({i, x.c, static_cast<int>(k) + 1});
     }
   }
   if (neq_ == 0) throw ModelError("every degree of freedom is fixed: nothing to solve");
@@ -108,7 +134,7 @@ void Model::finalize() {
   element_eq_.assign(elements_.size(), {});
   for (std::size_t e = 0; e < elements_.size(); ++e) {
     auto& eqs = element_eq_[e];
-    for (const DofRef& d : elements_[e]->dofs()) eqs.push_back(nodes_[d.node].eq[static_cast<int>(d.component)]);
+    for (const DofRef& d : elements_[e]->dofs()) eqs.push_back(equation(d));
     for (int a : eqs)
       for (int b : eqs)
         if (a >= 0 && b >= 0) trip.emplace_back(a, b, 1.0);
@@ -144,6 +170,14 @@ void Model::finalize() {
 int Model::equation(int node, Component c) const {
   check_node(node);
   return nodes_[node].eq[static_cast<int>(c)];
+}
+
+int Model::equation(const DofRef& d) const {
+  check_node(d.node);
+  if (d.slot == 0) return nodes_[d.node].eq[static_cast<int>(d.component)];
+  if (d.slot < 0 || d.slot > extra_dof_count(d.node))
+    throw std::logic_error("senda::model::Model: slot " + std::to_string(d.slot) + " out of range");
+  return nodes_[d.node].extra[d.slot - 1].eq;
 }
 
 double Model::displacement(const Vector& q, int node, Component c) const {
@@ -210,12 +244,16 @@ void Model::tangent(const Vector& q, double /*lambda*/, SparseMatrix& K) const {
 void Model::dg_dlambda(const Vector& /*q*/, double /*lambda*/, Vector& out) const { out = -r_; }
 
 DofKind Model::dof_kind(int i) const {
-  const Component c = eq_dof_[i].second;
+  const Component c = eq_dof_[i].component;
   return static_cast<int>(c) < 3 ? DofKind::Translation : DofKind::Rotation;
 }
 
 std::string Model::dof_name(int i) const {
-  return "node " + std::to_string(nodes_[eq_dof_[i].first].id) + " " + to_string(eq_dof_[i].second);
+  const DofRef& d = eq_dof_[i];
+  const Node& n = nodes_[d.node];
+  std::string s = "node " + std::to_string(n.id) + " " + to_string(d.component);
+  if (d.slot > 0) s += " (" + n.extra[d.slot - 1].label + ")";
+  return s;
 }
 
 }  // namespace senda::model

@@ -1,6 +1,7 @@
 #include "senda/model/spring.hpp"
 
 #include <string>
+#include <utility>
 
 namespace senda::model {
 
@@ -9,7 +10,13 @@ LinearSpring::LinearSpring(int id, int node_a, int node_b, Component c, double k
   if (node_b >= 0) dofs_.push_back({node_b, c});
 }
 
-std::string LinearSpring::describe() const { return "spring " + std::to_string(id_); }
+LinearSpring::LinearSpring(const DofRef& a, const DofRef& b, double k, std::string name)
+    : id_(-1), k_(k), name_(std::move(name)) {
+  dofs_.push_back(a);
+  dofs_.push_back(b);
+}
+
+std::string LinearSpring::describe() const { return name_.empty() ? "spring " + std::to_string(id_) : name_; }
 
 double LinearSpring::energy(const Eigen::VectorXd& u_e) const {
   const double s = dofs_.size() == 2 ? u_e[1] - u_e[0] : u_e[0];

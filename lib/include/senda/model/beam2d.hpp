@@ -56,11 +56,14 @@ BeamSection beam_section(double E, double nu, double A, double I, double shear_f
 class Beam2D final : public Element {
  public:
   // xa, xb reference coordinates of node_a and node_b (z ignored). EA, GAs, EI > 0.
+  // rz_slot_a, rz_slot_b: the rotation slot of each end (DofRef::slot): 0 the node's
+  // rotation (a rigid joint with the other members there), k > 0 an own rotation
+  // added by Model::add_dof (a moment release, hinge).
   Beam2D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double EA,
-         double GAs, double EI);
+         double GAs, double EI, int rz_slot_a = 0, int rz_slot_b = 0);
   Beam2D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb,
-         const BeamSection& section)
-      : Beam2D(id, node_a, node_b, xa, xb, section.EA, section.GAs, section.EI) {}
+         const BeamSection& section, int rz_slot_a = 0, int rz_slot_b = 0)
+      : Beam2D(id, node_a, node_b, xa, xb, section.EA, section.GAs, section.EI, rz_slot_a, rz_slot_b) {}
 
   const std::vector<DofRef>& dofs() const override { return dofs_; }
   double energy(const Eigen::VectorXd& u_e) const override;
@@ -82,12 +85,20 @@ class Beam2D final : public Element {
   std::vector<DofRef> dofs_;
 };
 
+// The element a member is meshed into: Beam2D (Simo–Reissner, shear-flexible) or
+// Corotational2D (co-rotational Euler–Bernoulli, corot2d.hpp; GAs unused).
+enum class BeamFormulation { SimoReissner, Corotational };
+const char* to_string(BeamFormulation f);  // "simo-reissner", "corotational"
+
 // Meshes the straight member from node_a to node_b (node indices of a 2D model)
-// into n equal Beam2D elements: adds the n − 1 intermediate nodes with user ids
+// into n equal Beam2D (or Corotational2D) elements: adds the n − 1 intermediate nodes with user ids
 // first_node_id, first_node_id + 1, … and the elements with ids first_element_id, ….
 // Returns the n + 1 node indices along the member, node_a first, node_b last.
-// Consecutive members that share an end node are rigidly connected there.
+// Consecutive members that share an end node are rigidly connected there, unless
+// an end's rotation slot (rz_slot_a at node_a, rz_slot_b at node_b; see Beam2D) is
+// an own rotation of the member: a hinge.
 std::vector<int> mesh_member(Model& model, int node_a, int node_b, int n, const BeamSection& section,
-                             int first_node_id, int first_element_id);
+                             int first_node_id, int first_element_id, int rz_slot_a = 0, int rz_slot_b = 0,
+                             BeamFormulation formulation = BeamFormulation::SimoReissner);
 
 }  // namespace senda::model

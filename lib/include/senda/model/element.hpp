@@ -13,10 +13,14 @@ inline constexpr int kComponents = 6;
 
 const char* to_string(Component c);
 
-// One degree of freedom of a node: (node index, component).
+// One degree of freedom of a node: (node index, component, slot). Slot 0 is the
+// node's own component, shared by every element that refers to it; slot k > 0 is
+// the k-th additional unknown of that component at the node (Model::add_dof), e.g.
+// the own end rotation of a member released by a hinge.
 struct DofRef {
   int node;
   Component component;
+  int slot = 0;
 };
 
 class Element {

@@ -7,6 +7,15 @@
 // imperfections). K = Σₑ K_e. The sparsity pattern and, for every element, the
 // positions of its entries in the value array of K are computed once in
 // finalize(); each tangent() only adds numbers into place.
+//
+// DOF map. Every node has its own components (ux, uy, uz, rx, ry, rz), shared by all
+// the elements that refer to them: members meeting at a node are rigidly joined.
+// add_dof(node, c, label) adds a further unknown of kind c at the node (slot 1, 2,
+// … of DofRef): an element end that refers to it moves with the node's other
+// components but has its own c. A hinge (moment release) is a member end with its
+// own rz slot; its equation comes right after the node's own ones, and dof_name
+// calls it "node 3 rz (member 2)". Supports and loads act on the node's own
+// components (slot 0) only.
 #include <Eigen/Core>
 #include <memory>
 #include <stdexcept>
@@ -34,6 +43,9 @@ class Model final : public Problem {
   // Returns the node index (0-based, in order of addition). id is the user's label.
   int add_node(int id, const Eigen::Vector3d& x);
   void add_element(std::unique_ptr<Element> e);
+  // An additional unknown of component c at node (see the DOF map above); returns
+  // its slot (1, 2, …). label names it in dof_name ("member 2").
+  int add_dof(int node, Component c, std::string label);
   void fix(int node, Component c);
   void add_load(int node, Component c, double value);       // reference pattern r
   void add_dead_load(int node, Component c, double value);  // dead load d
@@ -48,8 +60,14 @@ class Model final : public Problem {
   const Eigen::Vector3d& node_position(int node) const { return nodes_[node].x; }
   int element_count() const { return static_cast<int>(elements_.size()); }
   const Element& element(int e) const { return *elements_[e]; }
-  // Equation number of (node, c), or −1 if fixed or not present.
+  // Equation number of (node, c) (slot 0), or −1 if fixed or not present.
   int equation(int node, Component c) const;
+  // Equation number of any dof, including the additional slots (−1 if unused).
+  int equation(const DofRef& d) const;
+  // Number of additional dofs (slots > 0) at node.
+  int extra_dof_count(int node) const { return static_cast<int>(nodes_[node].extra.size()); }
+  // The dof of equation i.
+  const DofRef& equation_dof(int i) const { return eq_dof_[i]; }
   // Displacement of (node, c) in the state q (0 for fixed or absent components).
   double displacement(const Vector& q, int node, Component c) const;
   const Vector& reference_load() const { return r_; }
@@ -73,7 +91,14 @@ class Model final : public Problem {
   double energy(const Vector& q) const;
 
  private:
+  struct ExtraDof {
+    Component c;
+    std::string label;
+    bool used = false;
+    int eq = -1;
+  };
   struct Node {
+    std::vector<ExtraDof> extra;  // slots 1, 2, …
     int id;
     Eigen::Vector3d x;
     bool used[kComponents] = {};
@@ -96,7 +121,7 @@ class Model final : public Problem {
   std::vector<LoadEntry> loads_, dead_loads_;
   std::vector<std::vector<int>> element_eq_;    // per element: equation of each local dof (−1 fixed)
   std::vector<std::vector<int>> element_slot_;  // per element: value index of (a, b), −1 if either fixed
-  std::vector<std::pair<int, Component>> eq_dof_;  // equation → (node, component)
+  std::vector<DofRef> eq_dof_;  // equation → dof
   Vector r_, d_;
   SparseMatrix pattern_;
 };
