@@ -179,3 +179,30 @@ TEST_CASE("Roorda frame .cfg: asymmetric bifurcation within its discretisation e
   CHECK(std::abs(bp.abe->C) >= std::abs(bp.abe->B1));  // measured C/B ≈ -6.4
   CHECK(s.branches.size() == 3);  // primary and both halves of the secondary branch
 }
+
+TEST_CASE("Eriksson frame, co-rotational element (4 + 4): A, B, C of the paper within 1.1 %", "[frame][eriksson]") {
+  // docs/notes/eriksson-frame.md §5b. The paper: A P = −1244 (y₀ 36.68), B −2540 (34.09),
+  // C 956.5 (−12.67); Senda's λ = −P. Measured: A 1249.48591524, B 2567.47542263,
+  // C (the fundamental-path bifurcation at λ < 0) −954.92284425.
+  const io::TraceSummary s = run_file(std::string(SENDA_SOURCE_DIR) + "/problems/eriksson-frame.cfg",
+                                      "eriksson-frame-corot",
+                                      {"model.beam_formulation=corotational", "branches.switch=false"});
+  std::vector<double> bp;  // bifurcations on the fundamental path, in order
+  double yA = 0;
+  for (std::size_t k = 0; k < s.critical_points.size(); ++k) {
+    const auto& cp = s.critical_points[k];
+    REQUIRE(cp.converged);
+    if (cp.kind != critical::CriticalKind::Bifurcation) continue;
+    if (bp.empty()) yA = kH + s.critical_tracked[k][0];
+    bp.push_back(cp.lambda);
+  }
+  REQUIRE(bp.size() >= 5);
+  CHECK(bp[0] == Approx(1249.48591524).epsilon(1e-8));
+  CHECK(bp[1] == Approx(2567.47542263).epsilon(1e-8));
+  CHECK(std::abs(bp[0] / 1244.0 - 1) <= 0.0045);
+  CHECK(std::abs(bp[1] / 2540.0 - 1) <= 0.011);
+  CHECK(std::abs(yA / 36.68 - 1) <= 1e-3);
+  const double C = bp[4];  // BP5: the first bifurcation at λ < 0
+  CHECK(C == Approx(-954.92284425).epsilon(1e-8));
+  CHECK(std::abs(-C / 956.5 - 1) <= 0.002);
+}
