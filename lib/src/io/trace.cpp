@@ -80,12 +80,34 @@ void TraceRun::check_mechanism() const {
   if (st == linalg::FactorStatus::Ok && f.pivot_ratio() >= kRoundingPivot) return;
   const std::string file = setup_.config_file.string();
   if (st != linalg::FactorStatus::Singular || f.first_zero_pivot() < 0) {
+    // Nearly singular (a pivot at rounding level, e.g. an unsprung hinge): the
+    // mechanism's motion is the null vector, found by inverse iteration; name the
+    // unknowns it moves most.
+    std::string moves;
+    if (st == linalg::FactorStatus::Ok) {
+      Vector x = Vector::Ones(m.size());
+      for (int it = 0; it < 3; ++it) {
+        x = f.solve(x);
+        const double nx = x.norm();
+        if (!(nx > 0) || !std::isfinite(nx)) break;
+        x /= nx;
+      }
+      if (x.allFinite() && x.size() > 0) {
+        std::vector<int> order(static_cast<std::size_t>(x.size()));
+        for (int i = 0; i < x.size(); ++i) order[static_cast<std::size_t>(i)] = i;
+        std::sort(order.begin(), order.end(), [&](int a, int b) { return std::abs(x[a]) > std::abs(x[b]); });
+        const double top = std::abs(x[order.front()]);
+        for (std::size_t k = 0; k < order.size() && k < 4 && std::abs(x[order[k]]) >= 0.3 * top; ++k)
+          moves += (moves.empty() ? "" : ", ") + m.dof_name(order[k]);
+      }
+    }
     throw ConfigError(file, 0, "model.fix",
                       "the structure is a mechanism or is not supported: the tangent stiffness is " +
                           (st == linalg::FactorStatus::Ok
                                ? "nearly singular (smallest/largest pivot " + fmt::format("{:.3g}", f.pivot_ratio()) + ")"
                                : std::string(linalg::to_string(st))) +
-                          " at the undeformed state; add supports (fix) or elements");
+                          " at the undeformed state" + (moves.empty() ? "" : "; the mechanism moves " + moves) +
+                          "; add supports (fix), elements or a spring at a hinge");
   }
   // Every free dof: hold the one found with a stiff diagonal entry, factorize
   // again, until K is regular (or enough have been named).
