@@ -1,5 +1,6 @@
 // trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch IDS] [--from STATE] [--plot]
-//       [--vtk] [--sweep NAME=START:STOP:COUNT[:log] [--jobs N]] [--help] [section.key=value ...]
+//       [--vtk] [--follow IDS] [--sweep NAME=START:STOP:COUNT[:log] [--jobs N]]
+//       [--imperfection NAME=START:STOP:COUNT] [--help] [section.key=value ...]
 //
 // Follows the equilibrium path of the structure in FILE.cfg and writes
 // DIR/path.csv and DIR/summary.json (docs/config.md). Exit codes: 0 the trace ran
@@ -36,6 +37,7 @@
 
 #include "senda/io/builder.hpp"
 #include "senda/io/config.hpp"
+#include "senda/io/design.hpp"
 #include "senda/io/plot.hpp"
 #include "senda/io/results.hpp"
 #include "senda/io/study.hpp"
@@ -53,7 +55,8 @@ extern "C" void on_signal(int) { g_stop = 1; }
 constexpr const char* kUsage =
     "usage: trace FILE.cfg [--out DIR] [--overwrite] [--quiet] [--primary-only] [--switch BP1,BP3]\n"
     "             [--from DIR/states/BP1.json] [--plot] [--vtk]\n"
-    "             [--sweep NAME=START:STOP:COUNT[:log] [--jobs N]]\n"
+    "             [--follow LP1,BP1] [--sweep NAME=START:STOP:COUNT[:log] [--jobs N]]\n"
+    "             [--imperfection NAME=START:STOP:COUNT]\n"
     "             [--help] [section.key=value ...]";
 
 constexpr const char* kExitCodes =
@@ -171,11 +174,61 @@ std::string format_values(const senda::io::TraceRun& run, const Eigen::VectorXd&
 
 }  // namespace
 
+// trace --imperfection NAME=START:STOP:COUNT (senda::io::imperfection_study).
+int run_imperfection(const senda::io::Config& config, const std::string& spec_text, bool quiet, bool overwrite,
+                     const fs::path& out_dir) {
+  senda::io::SweepSpec spec = senda::io::parse_sweep(spec_text, config);
+  if (!(spec.start > 0.0) || !(spec.stop > 0.0) || spec.count < 2)
+    throw senda::io::ConfigError(senda::io::kCommandLine, 0, "--imperfection",
+                                 "amplitudes must be positive and at least two (they are spaced geometrically)",
+                                 "NAME=START:STOP:COUNT with 0 < START, 0 < STOP, COUNT >= 2");
+  spec.log = true;
+  const senda::io::Setup setup = senda::io::build(config);
+  senda::io::check_output_dir(out_dir, overwrite);
+  senda::io::prepare_output_dir(out_dir, overwrite);
+  if (!quiet)
+    fmt::print("imperfection sensitivity: {} = 0, then {} amplitudes in [{:g}, {:g}]\n", spec.parameter, spec.count,
+               spec.start, spec.stop);
+  const senda::io::ImperfectionRun r =
+      senda::io::imperfection_study(config, setup, spec.parameter, senda::io::sweep_values(spec));
+  for (const auto& [name, text] : {std::pair{"imperfection.csv", senda::io::imperfection_csv(r)},
+                                   std::pair{"imperfection.json", senda::io::imperfection_json(r)}}) {
+    std::ofstream out(out_dir / name);
+    out << text;
+    if (!out) throw senda::io::OutputError((out_dir / name).string() + ": write failed");
+  }
+  if (!r.message.empty()) {
+    fmt::print(stderr, "trace: --imperfection: {}\n", r.message);
+    return 1;
+  }
+  fmt::print("\n  perfect structure ({} = 0): {} {} at lambda = {:.12g}\n", spec.parameter, r.perfect_id,
+             r.perfect_kind, r.study.lambda_perfect);
+  fmt::print("  {:>14} {:>20} {:>14}\n", spec.parameter, "lambda_max", "1 - ratio");
+  int missing = 0;
+  for (const auto& p : r.study.points) {
+    if (p.found)
+      fmt::print("  {:>14.6g} {:>20.12g} {:>14.6e}\n", p.amplitude, p.lambda_max,
+                 1.0 - p.lambda_max / r.study.lambda_perfect);
+    else {
+      fmt::print("  {:>14.6g}  no maximum load: {}\n", p.amplitude, p.message);
+      ++missing;
+    }
+  }
+  const auto& f = r.study.fit;
+  if (f.valid)
+    fmt::print("  fit: 1 - lambda_max/lambda_cr = {:.6g} {}^{:.6f} over {} amplitudes (max log residual {:.2g})\n",
+               f.coefficient, spec.parameter, f.exponent, f.points, f.max_log_residual);
+  else
+    fmt::print("  no fit: {}\n", f.message);
+  fmt::print("  results in {}\n", out_dir.string());
+  return missing == 0 && f.valid ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   std::string cfg, out;
   std::vector<std::string> overrides;
   bool overwrite = false, quiet = false, primary_only = false, plot = false, vtk = false;
-  std::string switch_at, from, sweep, follow;
+  std::string switch_at, from, sweep, follow, imperfection;
   int jobs = 0;
   po::options_description opts("options");
   opts.add_options()("help,h", "print this help, the exit codes and every configuration key")(
@@ -198,7 +251,11 @@ int main(int argc, char** argv) {
       "jobs,j", po::value<int>(&jobs), "with --sweep: values traced at a time (default: the number of cores)")(
       "follow", po::value<std::string>(&follow),
       "after the run, follow the critical load of these points as the design parameter varies, e.g. LP1,BP1: "
-      "DIR/curves/<id>-<mu>-<up|down>.csv (design.follow)");
+      "DIR/curves/<id>-<mu>-<up|down>.csv (design.follow)")(
+      "imperfection", po::value<std::string>(&imperfection),
+      "imperfection sensitivity: NAME=START:STOP:COUNT, amplitudes of the [parameters] entry NAME (geometric "
+      "spacing, START > 0); the first critical point at NAME = 0 and at each amplitude, and the fit "
+      "1 - lambda_max/lambda_cr = c NAME^beta: DIR/imperfection.csv, DIR/imperfection.json");
   po::options_description hidden;
   hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
   po::options_description all;
@@ -246,6 +303,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (!sweep.empty()) return run_sweep(config, SweepCommand{sweep, jobs, quiet, overwrite, out_dir});
+    if (!imperfection.empty()) return run_imperfection(config, imperfection, quiet, overwrite, out_dir);
     senda::io::Setup setup = senda::io::build(config);
     plot = plot || config.boolean("output.plot").value_or(false);
     senda::io::TraceRun run(setup);

@@ -9,6 +9,9 @@
 
 #include "senda/io/design.hpp"
 #include "senda/io/results.hpp"
+#include "senda/io/trace.hpp"
+
+#include <nlohmann/json.hpp>
 
 namespace senda::io {
 
@@ -175,6 +178,83 @@ std::string curves_plot_script(const std::vector<CurveResult>& curves, int width
   }
   g << "set output\n";
   return g.str();
+}
+
+ImperfectionRun imperfection_study(const Config& config, const Setup& reference, const std::string& parameter,
+                                   const std::vector<double>& amplitudes) {
+  ImperfectionRun r;
+  r.parameter = parameter;
+  r.amplitudes = amplitudes;
+  const ConfigFamily family(config, parameter, reference);
+  const TraceRun driver(reference);
+  const critical::FinderOptions finder = driver.explorer_options().finder;
+  const continuation::Options& path = reference.options;
+  std::shared_ptr<const Problem> perfect;
+  try {
+    perfect = family.at(0.0);
+  } catch (const ConfigError& e) {
+    r.message = std::string("the perfect structure (") + parameter + " = 0) cannot be built: " + e.what();
+    return r;
+  }
+  std::string why;
+  const std::optional<critical::CriticalPoint> cp =
+      critical::first_critical_point(*perfect, Vector::Zero(perfect->size()), 0.0, path, finder, &why);
+  if (!cp) {
+    r.message = "the perfect structure (" + parameter + " = 0) has no located critical point: " + why;
+    return r;
+  }
+  r.perfect_id = cp->id;
+  r.perfect_kind = critical::to_string(cp->kind);
+  try {
+    r.study = critical::imperfection_sensitivity(family, amplitudes, cp->lambda, path, finder);
+  } catch (const ConfigError& e) {
+    r.message = e.what();
+  }
+  r.study.lambda_perfect = cp->lambda;
+  return r;
+}
+
+std::string imperfection_csv(const ImperfectionRun& r) {
+  std::ostringstream out;
+  out << "amplitude,lambda_max,drop,found,message\n";
+  for (const critical::ImperfectionPoint& p : r.study.points) {
+    std::string m = p.message;
+    for (char& c : m)
+      if (c == ',' || c == '\n') c = ';';
+    out << real(p.amplitude) << "," << (p.found ? real(p.lambda_max) : "") << ","
+        << (p.found ? real(1.0 - p.lambda_max / r.study.lambda_perfect) : "") << "," << (p.found ? 1 : 0) << ","
+        << m << "\n";
+  }
+  return out.str();
+}
+
+std::string imperfection_json(const ImperfectionRun& r) {
+  nlohmann::ordered_json j;
+  j["parameter"] = r.parameter;
+  j["perfect"] = {{"id", r.perfect_id}, {"kind", r.perfect_kind}, {"lambda", r.study.lambda_perfect}};
+  j["message"] = r.message;
+  nlohmann::ordered_json pts = nlohmann::ordered_json::array();
+  for (const critical::ImperfectionPoint& p : r.study.points) {
+    nlohmann::ordered_json pj;
+    pj["amplitude"] = p.amplitude;
+    pj["found"] = p.found;
+    if (p.found) {
+      pj["lambda_max"] = p.lambda_max;
+      pj["drop"] = 1.0 - p.lambda_max / r.study.lambda_perfect;
+    }
+    pj["message"] = p.message;
+    pts.push_back(pj);
+  }
+  j["points"] = pts;
+  const critical::PowerLaw& f = r.study.fit;
+  j["fit"] = {{"law", "1 - lambda_max/lambda_perfect = coefficient * amplitude^exponent"},
+              {"valid", f.valid},
+              {"exponent", f.valid ? nlohmann::ordered_json(f.exponent) : nlohmann::ordered_json()},
+              {"coefficient", f.valid ? nlohmann::ordered_json(f.coefficient) : nlohmann::ordered_json()},
+              {"max_log_residual", f.max_log_residual},
+              {"points", f.points},
+              {"message", f.message}};
+  return j.dump(2) + "\n";
 }
 
 }  // namespace senda::io

@@ -68,6 +68,25 @@ CurveResult follow_curve(const Config& config, const Setup& reference, const cri
 void write_curve(const std::filesystem::path& dir, CurveResult& c, const Setup& setup);
 std::string curve_csv(const CurveResult& c, const Setup& setup);
 
+// Imperfection sensitivity (trace --imperfection NAME=START:STOP:COUNT): the
+// parameter NAME is an imperfection amplitude ε (a dead load, an offset of a
+// node, written with ${NAME} in the file). The structure at ε = 0 gives λ_cr, its
+// first critical point; each ε > 0 its first critical point λ_max (a limit point);
+// 1 − λ_max/λ_cr = c ε^β is fitted by least squares on the logarithms.
+struct ImperfectionRun {
+  std::string parameter;
+  std::vector<double> amplitudes;
+  critical::ImperfectionStudy study;
+  std::string perfect_id;  // id and kind of the perfect structure's first critical point
+  std::string perfect_kind;
+  std::string message;     // non-empty: the perfect structure gave no critical point
+};
+ImperfectionRun imperfection_study(const Config& config, const Setup& reference, const std::string& parameter,
+                                   const std::vector<double>& amplitudes);
+// imperfection.csv (amplitude,lambda_max,drop,found,message) and imperfection.json.
+std::string imperfection_csv(const ImperfectionRun& r);
+std::string imperfection_json(const ImperfectionRun& r);
+
 // curves.gp: λ_cr against μ for every written curve (one line per file, its
 // turns and coincidences marked), rendered as curves.png and curves.svg.
 std::string curves_plot_script(const std::vector<CurveResult>& curves, int width_px = 800, int height_px = 600);
