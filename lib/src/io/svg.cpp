@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "senda/io/results.hpp"
+#include "xml_text.hpp"
 
 namespace senda::io {
 
@@ -59,19 +60,7 @@ double structure_size(const model::Model& m) {
   return d > 0 ? d : 1.0;
 }
 
-std::string xml_escape(const std::string& in) {
-  std::string out;
-  for (char c : in) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+using detail::xml_escape;
 
 }  // namespace
 

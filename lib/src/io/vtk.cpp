@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "senda/io/results.hpp"
+#include "xml_text.hpp"
 
 namespace senda::io {
 
@@ -53,19 +54,7 @@ void append_vector_array(std::string& s, const model::Model& m, const Vector& v,
   s += "        </DataArray>\n";
 }
 
-std::string xml_escape(const std::string& in) {
-  std::string out;
-  for (char c : in) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
+using detail::xml_escape;
 
 void write_new_file(const fs::path& file, const std::string& text) {
   std::FILE* out = std::fopen(file.c_str(), "wb");
