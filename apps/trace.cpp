@@ -191,12 +191,8 @@ int run_imperfection(const senda::io::Config& config, const std::string& spec_te
                spec.start, spec.stop);
   const senda::io::ImperfectionRun r =
       senda::io::imperfection_study(config, setup, spec.parameter, senda::io::sweep_values(spec));
-  for (const auto& [name, text] : {std::pair{"imperfection.csv", senda::io::imperfection_csv(r)},
-                                   std::pair{"imperfection.json", senda::io::imperfection_json(r)}}) {
-    std::ofstream out(out_dir / name);
-    out << text;
-    if (!out) throw senda::io::OutputError((out_dir / name).string() + ": write failed");
-  }
+  senda::io::write_file_atomically(out_dir / "imperfection.csv", senda::io::imperfection_csv(r));
+  senda::io::write_file_atomically(out_dir / "imperfection.json", senda::io::imperfection_json(r));
   if (!r.message.empty()) {
     fmt::print(stderr, "trace: --imperfection: {}\n", r.message);
     return 1;
@@ -457,12 +453,14 @@ int main(int argc, char** argv) {
         cf.dir = out_dir;
         cf.script = out_dir / "curves.gp";
         cf.figures = {out_dir / "curves.png", out_dir / "curves.svg"};
-        std::ofstream gp(cf.script);
-        gp << senda::io::curves_plot_script(s.curves);
-        gp.close();
-        if (!gp) {
-          fmt::print(stderr, "trace: --plot: cannot write {}\n", cf.script.string());
-        } else {
+        bool written = true;
+        try {
+          senda::io::write_file_atomically(cf.script, senda::io::curves_plot_script(s.curves));
+        } catch (const senda::io::OutputError& e) {
+          fmt::print(stderr, "trace: --plot: {}\n", e.what());
+          written = false;
+        }
+        if (written) {
           const senda::io::RenderResult rc = senda::io::render_plot(cf, env && *env ? env : "gnuplot");
           if (rc.status == senda::io::RenderStatus::Rendered)
             fmt::print("  plot: {}\n", rc.message);

@@ -126,16 +126,7 @@ void write_curve(const fs::path& dir, CurveResult& c, const Setup& setup) {
   std::error_code ec;
   fs::create_directories(file.parent_path(), ec);
   if (ec) throw OutputError(file.parent_path().string() + ": cannot create: " + ec.message());
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw OutputError(tmp.string() + ": cannot create: " + std::strerror(errno));
-    out << curve_csv(c, setup);
-    out.flush();
-    if (!out) throw OutputError(tmp.string() + ": write failed");
-  }
-  fs::rename(tmp, file, ec);
-  if (ec) throw OutputError(file.string() + ": cannot rename from " + tmp.string() + ": " + ec.message());
+  write_file_atomically(file, curve_csv(c, setup));
   c.file = rel;
 }
 
