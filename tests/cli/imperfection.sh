@@ -28,6 +28,23 @@ beta=$(grep -o '"exponent": [0-9.eE+-]*' "$json" | awk '{print $2}')
 awk -v b="$beta" 'BEGIN { d = b / (2 / 3) - 1; if (d < 0) d = -d; exit !(d <= 0.05) }' || die "exponent $beta not 2/3 within 5 %"
 grep -q "fit: 1 - lambda_max/lambda_cr = " "$work/a.log" || die "no fit line: $(cat "$work/a.log")"
 
+# A geometric imperfection shaped like the computed mode: the perfect structure's
+# modes/BP1.csv (the sway), the apex moved by eps times it (model.imperfection).
+geo=$src/tests/design/von-mises-mode-imperfect.cfg
+"$trace" "$geo" --out "$work/perfect" --primary-only --quiet > "$work/perfect.log" 2>&1 || die "perfect run: $(cat "$work/perfect.log")"
+[ -f "$work/perfect/modes/BP1.csv" ] || die "no modes/BP1.csv"
+"$trace" "$geo" --out "$work/g" --imperfection eps=1e-5:1e-2:4 "model.imperfection=$work/perfect/modes/BP1.csv \${eps}" > "$work/g.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || die "geometric: exit $rc: $(cat "$work/g.log")"
+gbeta=$(grep -o '"exponent": [0-9.eE+-]*' "$work/g/imperfection.json" | awk '{print $2}')
+awk -v b="$gbeta" 'BEGIN { d = b / (2 / 3) - 1; if (d < 0) d = -d; exit !(d <= 0.05) }' || die "geometric exponent $gbeta not 2/3 within 5 %"
+# A mode file of another model is refused at its line.
+printf 'equation,dof,phi\n0,node 9 ux,1\n' > "$work/other.csv"
+"$trace" "$geo" --out "$work/bad" "model.imperfection=$work/other.csv 0.01" > "$work/bad.log" 2>&1
+rc=$?
+[ $rc -eq 2 ] || die "foreign mode file: exit $rc: $(cat "$work/bad.log")"
+grep -q "moves node 9, which this model does not have" "$work/bad.log" || die "message: $(cat "$work/bad.log")"
+
 # Bad input: amplitude 0 (no geometric spacing), an unknown parameter.
 for spec in eps=0:1e-3:4 nope=1e-6:1e-3:4; do
   "$trace" "$cfg" --out "$work/bad" --imperfection "$spec" > "$work/bad.log" 2>&1
@@ -35,4 +52,4 @@ for spec in eps=0:1e-3:4 nope=1e-6:1e-3:4; do
   [ $rc -eq 2 ] || die "--imperfection $spec: exit $rc: $(cat "$work/bad.log")"
   [ ! -e "$work/bad" ] || die "--imperfection $spec wrote $work/bad"
 done
-echo "imperfection: ok (exponent $beta)"
+echo "imperfection: ok (exponent $beta, geometric $gbeta)"

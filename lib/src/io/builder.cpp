@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -82,6 +84,7 @@ class Builder {
     return s;
   }
   int free_equation(const Fields& f, int node, Component comp, const char* purpose) const;
+  std::map<std::pair<int, int>, double> read_imperfection() const;
   void read_nodes();
   void read_elements();
   struct Member {
@@ -155,7 +158,48 @@ int Builder::free_equation(const Fields& f, int node, Component comp, const char
   return eq;
 }
 
+// model.imperfection = MODE_FILE AMPLITUDE: node offsets AMPLITUDE·φ from a mode file
+// (equation,dof,phi rows with dof "node N ux|uy|uz"; rotations and hinge slots skipped).
+std::map<std::pair<int, int>, double> Builder::read_imperfection() const {
+  std::map<std::pair<int, int>, double> offset;
+  const std::vector<Fields> recs = records("model.imperfection");
+  if (recs.empty()) return offset;
+  const Fields& f = recs.front();
+  f.require(2, 2);
+  const double amplitude = f.real(1, "AMPLITUDE");
+  std::ifstream in(f[0]);
+  if (!in) f.fail("cannot read the mode file '" + f[0] + "'", "a modes/<id>.csv written by trace");
+  std::string line;
+  int row = 0;
+  if (!std::getline(in, line) || line.rfind("equation,dof,phi", 0) != 0)
+    f.fail("'" + f[0] + "' is not a mode file (first line 'equation,dof,phi')");
+  while (std::getline(in, line)) {
+    ++row;
+    const std::size_t a = line.find(','), b = line.rfind(',');
+    if (a == std::string::npos || b == a) f.fail("'" + f[0] + "' row " + std::to_string(row) + ": expected 3 fields");
+    const std::vector<std::string> dof = split_fields(line.substr(a + 1, b - a - 1));
+    if (dof.size() != 3 || dof[0] != "node") continue;  // "node 3 rz (member 2)": a hinge slot
+    const std::optional<Component> c = component_from(dof[2]);
+    if (!c || *c == Component::Rz) continue;
+    char* end = nullptr;
+    const long id = std::strtol(dof[1].c_str(), &end, 10);
+    const double phi = std::strtod(line.c_str() + b + 1, nullptr);
+    if (*end != '\0' || !std::isfinite(phi))
+      f.fail("'" + f[0] + "' row " + std::to_string(row) + ": cannot read '" + line + "'");
+    offset[{static_cast<int>(id), static_cast<int>(*c)}] = amplitude * phi;
+  }
+  std::set<std::string> node_ids;
+  for (const Fields& n : records("model.node"))
+    if (n.size() > 0) node_ids.insert(n[0]);
+  for (const auto& [key, v] : offset)
+    if (!node_ids.count(std::to_string(key.first)))
+      f.fail("the mode file moves node " + std::to_string(key.first) + ", which this model does not have",
+             "a mode of the same model");
+  return offset;
+}
+
 void Builder::read_nodes() {
+  const std::map<std::pair<int, int>, double> offset = read_imperfection();
   const std::vector<Fields> recs = records("model.node");
   if (recs.empty()) c_.fail(nullptr, "model.node", "no nodes: give at least two 'node = ID X Y" + std::string(dim_ == 3 ? " Z" : "") + "' in [model]");
   Eigen::Vector3d lo = Eigen::Vector3d::Constant(INFINITY), hi = Eigen::Vector3d::Constant(-INFINITY);
@@ -169,6 +213,9 @@ void Builder::read_nodes() {
     x.y() = f.real(2, "Y");
     if (dim_ == 3) x.z() = f.real(3, "Z");
     if (x.cwiseAbs().maxCoeff() > 1e100) f.fail("a coordinate exceeds 1e100 in magnitude", "|X|, |Y|, |Z| <= 1e100");
+    for (Component c : {Component::Ux, Component::Uy, Component::Uz})
+      if (const auto it = offset.find({id, static_cast<int>(c)}); it != offset.end())
+        x[c == Component::Ux ? 0 : c == Component::Uy ? 1 : 2] += it->second;
     if (const auto it = nodes_.find(id); it != nodes_.end())
       f.fail("node " + std::to_string(id) + " defined twice (first at line " + std::to_string(it->second.entry.line) +
              ")", "unique node ids");

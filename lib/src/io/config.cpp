@@ -38,6 +38,9 @@ const std::vector<OptionSpec>& option_table() {
        "plane geometrically exact beam member (2D; dofs ux uy rz), meshed into N elements (default 1)"},
       {"model.beam_formulation", T::Choice, "simo-reissner", "simo-reissner|corotational", false,
        "element of every beam member: Simo-Reissner (shear-flexible) or co-rotational Euler-Bernoulli (GAS unused)"},
+      {"model.imperfection", T::Record, nullptr, "MODE_FILE AMPLITUDE", false,
+       "geometric imperfection: every node moved by AMPLITUDE times a mode (a modes/<id>.csv of an earlier run, "
+       "translations only); AMPLITUDE may be ${eps}"},
       {"model.hinge", T::Record, nullptr, "NODE MEMBER [MEMBER ...] [spring K]", true,
        "moment release: the listed beam members get their own end rotation at NODE (translations stay "
        "shared); spring K > 0 joins each to the node's rotation (moment/radian)"},
