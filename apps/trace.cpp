@@ -27,6 +27,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -177,7 +178,17 @@ std::string format_values(const senda::io::TraceRun& run, const Eigen::VectorXd&
 // trace --imperfection NAME=START:STOP:COUNT (senda::io::imperfection_study).
 int run_imperfection(const senda::io::Config& config, const std::string& spec_text, bool quiet, bool overwrite,
                      const fs::path& out_dir) {
-  senda::io::SweepSpec spec = senda::io::parse_sweep(spec_text, config);
+  senda::io::SweepSpec spec;
+  try {
+    if (std::count(spec_text.begin(), spec_text.end(), ':') != 2)
+      throw senda::io::ConfigError(senda::io::kCommandLine, 0, "--imperfection", "expected NAME=START:STOP:COUNT",
+                                   "NAME=START:STOP:COUNT, amplitudes spaced geometrically");
+    spec = senda::io::parse_sweep(spec_text, config);
+  } catch (const senda::io::ConfigError& e) {
+    if (e.key() == "--imperfection") throw;
+    throw senda::io::ConfigError(e.file(), e.line(), "--imperfection", e.message(),
+                                 e.valid().empty() ? "NAME=START:STOP:COUNT, NAME a [parameters] entry" : e.valid());
+  }
   if (!(spec.start > 0.0) || !(spec.stop > 0.0) || spec.count < 2)
     throw senda::io::ConfigError(senda::io::kCommandLine, 0, "--imperfection",
                                  "amplitudes must be positive and at least two (they are spaced geometrically)",

@@ -41,12 +41,13 @@ LineProblem::LineProblem(const ProblemFamily& family, double mu0, double lambda0
 const Problem& LineProblem::member(double mu) const {
   for (const auto& [m, p] : cache_)
     if (m == mu) return *p;
-  if (cache_.size() >= 6) cache_.erase(cache_.begin() + 1);  // keep the nominal member
-  cache_.emplace_back(mu, family_.at(mu));
-  const Problem& p = *cache_.back().second;
-  if (p.size() != nominal_->size() || p.tangent_pattern().nonZeros() != nominal_->tangent_pattern().nonZeros())
+  std::shared_ptr<const Problem> p = family_.at(mu);
+  if (!p || p->size() != nominal_->size() ||
+      p->tangent_pattern().nonZeros() != nominal_->tangent_pattern().nonZeros())
     throw std::logic_error("ProblemFamily: a member has another size or tangent pattern than the nominal one");
-  return p;
+  if (cache_.size() >= 6) cache_.erase(cache_.begin() + 1);  // keep the nominal member
+  cache_.emplace_back(mu, std::move(p));
+  return *cache_.back().second;
 }
 
 void LineProblem::residual(const Vector& q, double t, Vector& g) const { member(mu(t)).residual(q, lambda(t), g); }
@@ -155,15 +156,20 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
   pm->tangent(q, lambda, Km);
   b += (Kp * phi - Km * phi) / (2.0 * delta);
   double c1 = phi.dot(b), c2 = cp.v.dot(b);
+  {
+    // φᵀg_λμ: r may depend on μ (a parameter in a load value) even when g is
+    // proportional in λ.
+    Vector glp, glm;
+    pp->dg_dlambda(q, lambda, glp);
+    pm->dg_dlambda(q, lambda, glm);
+    c2 += phi.dot(glp - glm) / (2.0 * delta);
+  }
   if (!problem.is_proportional()) {
     const double el = kCbrtEps * std::max(1.0, std::abs(lambda));
     problem.tangent(q, lambda + el, Kp);
     problem.tangent(q, lambda - el, Km);
     const Vector Klphi = (Kp * phi - Km * phi) / (2.0 * el);
-    Vector glp, glm;
-    pp->dg_dlambda(q, lambda, glp);
-    pm->dg_dlambda(q, lambda, glm);
-    c2 += Klphi.dot(w) + phi.dot(glp - glm) / (2.0 * delta);
+    c2 += Klphi.dot(w);
   }
   Eigen::Matrix2d M;
   M << B, C, A, B;
@@ -208,15 +214,23 @@ LineSolve solve_on_line(const ProblemFamily& family, const Plane& plane, double 
                         const Eigen::Vector2d& tau, const Vector& q, const Vector& phi, double h,
                         AugmentedSystem system, const CurveOptions& options, double penalty_floor) {
   const double d_mu = -tau[1] * plane.mu_s, d_lambda = tau[0] * plane.lambda_s;
-  LineProblem line(family, mu_p, lambda_p, d_mu, d_lambda, plane.mu_s);
   LineSolve s;
-  // ρ no smaller than at the previous point: the start is a critical point, where
-  // mean |diag K| + |K_ii| vanishes for a one-unknown problem.
-  LocateOptions lo = options.locate;
-  lo.penalty_floor = std::max(lo.penalty_floor, penalty_floor);
-  s.cp = refine(line, q, 0.0, phi, std::max(h, 1e-12), system, lo);
-  s.mu = line.mu(s.cp.lambda);
-  s.lambda = line.lambda(s.cp.lambda);
+  // A member that cannot be built (a value of μ the model refuses) or evaluated is
+  // a failed solve: the step is cut, the points found so far stay.
+  try {
+    LineProblem line(family, mu_p, lambda_p, d_mu, d_lambda, plane.mu_s);
+    // ρ no smaller than at the previous point: the start is a critical point, where
+    // mean |diag K| + |K_ii| vanishes for a one-unknown problem.
+    LocateOptions lo = options.locate;
+    lo.penalty_floor = std::max(lo.penalty_floor, penalty_floor);
+    s.cp = refine(line, q, 0.0, phi, std::max(h, 1e-12), system, lo);
+    s.mu = line.mu(s.cp.lambda);
+    s.lambda = line.lambda(s.cp.lambda);
+  } catch (const std::exception& e) {
+    s.cp = CriticalPoint{};
+    s.cp.converged = false;
+    s.cp.message = std::string("the model failed near mu = ") + std::to_string(mu_p) + ": " + e.what();
+  }
   return s;
 }
 
@@ -230,6 +244,7 @@ struct PenalizedSpectrum {
 
 PenalizedSpectrum penalized_spectrum(const Problem& p, const CriticalPoint& cp, double lambda, const Vector& start) {
   PenalizedSpectrum out;
+  if (cp.pivot < 0 || cp.q.size() != p.size()) return out;
   SparseMatrix K = p.tangent_pattern();
   p.tangent(cp.q, lambda, K);
   const int slot = diagonal_slot(K, cp.pivot);
@@ -294,6 +309,7 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
   {
     const PenalizedSpectrum ps = penalized_spectrum(*family.at(mu0), start, start.lambda, Vector());
     curve.points.back().penalized_negative_pivots = ps.negative;
+    curve.points.back().spectrum_ok = ps.ok;
     if (ps.ok) eig_start = ps.x;
   }
 
@@ -310,7 +326,7 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
   };
 
   while (true) {
-    if (static_cast<int>(curve.points.size()) > options.max_points) {
+    if (static_cast<int>(curve.points.size()) >= options.max_points) {
       curve.termination = "max_points";
       break;
     }
@@ -350,14 +366,19 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
     }
     const double len = (plane.scaled(ls.mu, ls.lambda) - X).norm();
     CurvePoint p = make_point(ls.cp, ls.mu, ls.lambda, last.arclength + len);
-    const std::shared_ptr<const Problem> member = family.at(ls.mu);
-    const PenalizedSpectrum ps = penalized_spectrum(*member, ls.cp, ls.lambda, eig_start);
+    PenalizedSpectrum ps;
+    try {
+      ps = penalized_spectrum(*family.at(ls.mu), ls.cp, ls.lambda, eig_start);
+    } catch (const std::exception&) {
+      ps.ok = false;
+    }
     p.penalized_negative_pivots = ps.negative;
+    p.spectrum_ok = ps.ok;
     dq = (p.q - last.q) / len;
     const int k = static_cast<int>(curve.points.size()) - 1;  // index of `last`
 
     // Another eigenvalue crossed zero between last and p: a coincidence (eq. 8.4).
-    if (ps.ok && p.penalized_negative_pivots != last.penalized_negative_pivots) {
+    if (ps.ok && last.spectrum_ok && p.penalized_negative_pivots != last.penalized_negative_pivots) {
       CurveEvent ev;
       ev.kind = CurveEventKind::Coincidence;
       ev.after_point = k;
@@ -379,7 +400,12 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
                                      last.q + frac * (p.q - last.q), last.phi + frac * (p.phi - last.phi), len,
                                      system, options, located.back().penalty);
         if (!lc.cp.converged) return t;
-        const PenalizedSpectrum pc = penalized_spectrum(*family.at(lc.mu), lc.cp, lc.lambda, xv);
+        PenalizedSpectrum pc;
+        try {
+          pc = penalized_spectrum(*family.at(lc.mu), lc.cp, lc.lambda, xv);
+        } catch (const std::exception&) {
+          return t;
+        }
         if (!pc.ok) return t;
         xv = pc.x;
         t.ok = true;
@@ -389,7 +415,12 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
         t.lambda = lc.lambda;
         return t;
       };
-      const PenalizedSpectrum pa = penalized_spectrum(*family.at(last.mu), located.back(), last.lambda, ps.x);
+      PenalizedSpectrum pa;
+      try {
+        pa = penalized_spectrum(*family.at(last.mu), located.back(), last.lambda, ps.x);
+      } catch (const std::exception&) {
+        pa.ok = false;
+      }
       double sa = 0.0, fa = pa.ok ? pa.eigenvalue : NAN, sb = len, fb = ps.eigenvalue;
       int na = last.penalized_negative_pivots;
       ev.mu = p.mu;
@@ -402,9 +433,12 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
         if (!t.ok) break;
         ev.mu = t.mu;
         ev.lambda = t.lambda;
-        if (falsi && (std::abs(t.eigenvalue) <= 1e-10 * std::max(std::abs(fa), std::abs(fb)) ||
-                      std::abs(sb - sa) <= 1e-13 * len)) {
+        if (falsi && std::abs(t.eigenvalue) <= 1e-10 * std::max(std::abs(fa), std::abs(fb))) {
           ev.located = true;
+          break;
+        }
+        if (std::abs(sb - sa) <= 1e-12 * len) {
+          ev.located = falsi;  // collapsed bracket; with bisection only the eigenvalue never changed sign
           break;
         }
         if (t.negative == na) {  // the crossing lies in (sc, sb)
@@ -529,10 +563,14 @@ ImperfectionStudy imperfection_sensitivity(const ProblemFamily& family, const st
   for (double eps : amplitudes) {
     ImperfectionPoint ip;
     ip.amplitude = eps;
-    const std::shared_ptr<const Problem> p = family.at(eps);
     std::string why;
-    const std::optional<CriticalPoint> cp =
-        first_critical_point(*p, Vector::Zero(p->size()), 0.0, path, finder, &why);
+    std::optional<CriticalPoint> cp;
+    try {
+      const std::shared_ptr<const Problem> p = family.at(eps);
+      cp = first_critical_point(*p, Vector::Zero(p->size()), 0.0, path, finder, &why);
+    } catch (const std::exception& e) {
+      why = std::string("the model failed at this amplitude: ") + e.what();
+    }
     if (cp && cp->kind == CriticalKind::Limit) {
       ip.found = true;
       ip.lambda_max = cp->lambda;

@@ -85,8 +85,9 @@ CurveResult follow_curve(const Config& config, const Setup& reference, const cri
   const ConfigFamily family(config, parameter, reference);
   try {
     r.curve = critical::follow_critical_curve(family, mu0, cp, o);
-  } catch (const ConfigError& e) {
-    // The builder refused a value of the parameter: the curve ends there.
+  } catch (const std::exception& e) {
+    // The builder refused a value next to the start (μ₀ ± δ of the first
+    // derivatives); later failures cut the step inside follow_critical_curve.
     r.curve.termination = "invalid_model";
     r.curve.message = e.what();
   }
@@ -183,7 +184,7 @@ ImperfectionRun imperfection_study(const Config& config, const Setup& reference,
   std::shared_ptr<const Problem> perfect;
   try {
     perfect = family.at(0.0);
-  } catch (const ConfigError& e) {
+  } catch (const std::exception& e) {
     r.message = std::string("the perfect structure (") + parameter + " = 0) cannot be built: " + e.what();
     return r;
   }
@@ -196,11 +197,7 @@ ImperfectionRun imperfection_study(const Config& config, const Setup& reference,
   }
   r.perfect_id = cp->id;
   r.perfect_kind = critical::to_string(cp->kind);
-  try {
-    r.study = critical::imperfection_sensitivity(family, amplitudes, cp->lambda, path, finder);
-  } catch (const ConfigError& e) {
-    r.message = e.what();
-  }
+  r.study = critical::imperfection_sensitivity(family, amplitudes, cp->lambda, path, finder);
   r.study.lambda_perfect = cp->lambda;
   return r;
 }

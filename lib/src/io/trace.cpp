@@ -352,7 +352,9 @@ void TraceRun::run_design(const fs::path& out_dir, TraceSummary& s, TraceEvents&
         c.curve.message = "no critical point " + id + " in this run";
       } else if (!cp->converged || cp->kind == critical::CriticalKind::Multiple) {
         c.curve.termination = "bad_start";
-        c.curve.message = id + " was not located: no curve";
+        c.curve.message = cp->kind == critical::CriticalKind::Multiple
+                              ? id + " is a multiple point: no curve (curves start at simple points)"
+                              : id + " was not located: no curve";
       } else {
         if (events.on_curve_start) events.on_curve_start(*this, c);
         c = follow_curve(config, setup_, *cp, names.front(), co, d);
