@@ -362,29 +362,15 @@ std::string sweep_plot_script(const SweepResult& r, const PlotOptions& options) 
   return s;
 }
 
-namespace {
-void write_text(const fs::path& file, const std::string& text) {
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw OutputError(tmp.string() + ": write failed");
-  }
-  std::error_code ec;
-  fs::rename(tmp, file, ec);
-  if (ec) throw OutputError(file.string() + ": cannot rename " + tmp.string() + ": " + ec.message());
-}
-}  // namespace
 
 PlotFiles write_sweep_files(const fs::path& dir, const SweepResult& r, const PlotOptions& options) {
   PlotFiles f;
   f.dir = dir;
   f.critical = dir / "sweep.csv";
   f.script = dir / "sweep.gp";
-  write_text(f.critical, sweep_csv(r));
-  write_text(dir / "sweep.json", sweep_json(r));
-  write_text(f.script, sweep_plot_script(r, options));
+  write_file_atomically(f.critical, sweep_csv(r));
+  write_file_atomically(dir / "sweep.json", sweep_json(r));
+  write_file_atomically(f.script, sweep_plot_script(r, options));
   f.figures = {dir / "sweep.png", dir / "sweep.svg"};
   return f;
 }

@@ -51,16 +51,7 @@ void write_state(const fs::path& file, const std::string& problem, const critica
   }
   j["scaling"] = {{"w", vec(scaling.w)}, {"psi", scaling.psi}};
   j["initial_step"] = initial_step;
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out.precision(17);
-    out << j.dump() << "\n";
-    if (!out) throw OutputError(tmp.string() + ": write failed");
-  }
-  std::error_code ec;
-  fs::rename(tmp, file, ec);
-  if (ec) throw OutputError(file.string() + ": cannot rename: " + ec.message());
+  write_file_atomically(file, j.dump() + "\n");
 }
 
 SavedState read_state(const fs::path& file, int unknowns) {

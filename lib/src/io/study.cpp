@@ -1,17 +1,14 @@
 #include "senda/io/study.hpp"
 
-#include <cerrno>
-#include <cmath>
-#include <cstring>
-#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
 #include <map>
 #include <sstream>
 
 #include "senda/io/design.hpp"
 #include "senda/io/results.hpp"
 #include "senda/io/trace.hpp"
-
-#include <nlohmann/json.hpp>
 
 namespace senda::io {
 
