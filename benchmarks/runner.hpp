@@ -3,9 +3,14 @@
 //
 //   total      wall time of start() + every advance()
 //   assembly   residual, tangent and ∂g/∂λ evaluations (PathFollower::stats())
+//   analysis   symbolic analysis of the pattern (AMD ordering, elimination tree) and
+//              its copy for the follower's second factorization (FactorStats)
 //   factorize  numeric LDLᵀ factorizations (FactorStats)
 //   solve      triangular solves (FactorStats)
-//   other      total − assembly − factorize − solve (the stepper's own vector work)
+//   other      total − assembly − analysis − factorize − solve (the stepper's own
+//              vector work, and the follower's set-up apart from the analysis)
+//   other_fraction   (assembly + other) / total: the time outside the sparse
+//              direct solver (analysis, factorization, solves)
 //   critical   each crossing located with SPL/SPB (lib/critical): its λ, iterations,
 //              factorizations and time, kept out of the path's figures above
 //   peak_rss   getrusage(RUSAGE_SELF).ru_maxrss: the peak of the whole process so
@@ -71,7 +76,7 @@ inline nlohmann::json run_path(const std::string& name, const Problem& problem, 
   if (reason.empty()) reason = std::string(continuation::to_string(f.termination())) + ": " + f.message();
   const linalg::FactorStats fs = f.factor_stats();
   const continuation::Stats& st = f.stats();
-  const double other = total - st.assembly_seconds - fs.factorize_seconds - fs.solve_seconds;
+  const double other = total - st.assembly_seconds - fs.analyze_seconds - fs.factorize_seconds - fs.solve_seconds;
   const int points = f.current().index;
   nlohmann::json j;
   j["problem"] = name;
@@ -91,13 +96,16 @@ inline nlohmann::json run_path(const std::string& name, const Problem& problem, 
   j["lambda_last"] = f.current().lambda;
   j["time_s"] = {{"total", total},
                  {"assembly", st.assembly_seconds},
+                 {"analysis", fs.analyze_seconds},
                  {"factorization", fs.factorize_seconds},
                  {"solves", fs.solve_seconds},
                  {"other", other},
                  {"setup", setup},
                  {"start", start},
                  {"cpu_total", cpu}};
-  j["other_fraction"] = total > 0 ? (other + st.assembly_seconds) / total : 0.0;  // outside factorization and solves
+  j["other_fraction"] = total > 0 ? (other + st.assembly_seconds) / total : 0.0;  // outside analysis, factorization, solves
+  // The same with the symbolic analysis counted as outside, for comparison.
+  j["other_fraction_with_analysis"] = total > 0 ? (other + st.assembly_seconds + fs.analyze_seconds) / total : 0.0;
   j["time_per_point_s"] = points > 0 ? total / points : 0.0;
   j["peak_rss_mib"] = peak_rss_mib();
   return j;

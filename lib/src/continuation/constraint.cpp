@@ -126,6 +126,33 @@ class PseudoArclength final : public Constraint {
     c_q = (f.scaling->w.array().square() * f.tq.array()).matrix();
     c_l = f.scaling->psi * f.scaling->psi * f.tl;
   }
+  // The linearised correction of the base class in one pass and without the
+  // gradient vector (n may be 10⁶): with c_q = w²⊙t_q,
+  //   δλ = −(c + c_q·a) / (c_q·b + ψ² t_λ).
+  std::optional<double> correction(const StepFrame& f, const Vector& dq, double dl, const Vector& a,
+                                   const Vector& b) const override {
+    const Vector& w = f.scaling->w;
+    const double p2 = f.scaling->psi * f.scaling->psi;
+    double td = 0, ta = 0, tb = 0;
+    for (Eigen::Index i = 0; i < w.size(); ++i) {
+      const double wt = w[i] * w[i] * f.tq[i];
+      td += wt * dq[i];
+      ta += wt * a[i];
+      tb += wt * b[i];
+    }
+    const double c = td + p2 * f.tl * dl - f.ds;
+    const double den = tb + p2 * f.tl;
+    if (den == 0.0 || !std::isfinite(den)) return std::nullopt;
+    return -(c + ta) / den;
+  }
+  // c(α t) = α ‖t‖²_W − Δs: α = Δs / ‖t‖²_W (= Δs for a unit tangent).
+  std::optional<double> predictor_length(const StepFrame& f) const override {
+    const double tt = f.scaling->dot(f.tq, f.tl, f.tq, f.tl);
+    if (!(tt > 0.0) || !std::isfinite(tt)) return std::nullopt;
+    const double alpha = f.ds / tt;
+    if (!(alpha > 0.0)) return std::nullopt;
+    return alpha;
+  }
 };
 
 class LoadControl final : public Constraint {
@@ -137,6 +164,21 @@ class LoadControl final : public Constraint {
   void gradient(const StepFrame& f, const Vector& dq, double, Vector& c_q, double& c_l) const override {
     c_q = Vector::Zero(dq.size());
     c_l = f.scaling->psi;
+  }
+  // c_q = 0: δλ = −c/ψ, with no n-vector formed.
+  std::optional<double> correction(const StepFrame& f, const Vector& dq, double dl, const Vector&,
+                                   const Vector&) const override {
+    const double psi = f.scaling->psi;
+    if (psi == 0.0 || !std::isfinite(psi)) return std::nullopt;
+    return -value(f, dq, dl) / psi;
+  }
+  // ψ α t_λ = sign(t_λ) Δs.
+  std::optional<double> predictor_length(const StepFrame& f) const override {
+    const double den = f.scaling->psi * f.tl;
+    if (den == 0.0 || !std::isfinite(den)) return std::nullopt;
+    const double alpha = std::copysign(f.ds, f.tl) / den;
+    if (!(alpha > 0.0)) return std::nullopt;
+    return alpha;
   }
 };
 
@@ -156,6 +198,23 @@ class DisplacementControl final : public Constraint {
     c_q = Vector::Zero(dq.size());
     c_q[dof(f)] = f.scaling->w[dof(f)];
     c_l = 0.0;
+  }
+  // c_q = w_j e_j: δλ = −(c + w_j a_j) / (w_j b_j), with no n-vector formed.
+  std::optional<double> correction(const StepFrame& f, const Vector& dq, double dl, const Vector& a,
+                                   const Vector& b) const override {
+    const int j = dof(f);
+    const double den = f.scaling->w[j] * b[j];
+    if (den == 0.0 || !std::isfinite(den)) return std::nullopt;
+    return -(value(f, dq, dl) + f.scaling->w[j] * a[j]) / den;
+  }
+  // w_j α t_q,j = sign(t_q,j) Δs.
+  std::optional<double> predictor_length(const StepFrame& f) const override {
+    const int j = dof(f);
+    const double den = f.scaling->w[j] * f.tq[j];
+    if (den == 0.0 || !std::isfinite(den)) return std::nullopt;
+    const double alpha = std::copysign(f.ds, f.tq[j]) / den;
+    if (!(alpha > 0.0)) return std::nullopt;
+    return alpha;
   }
 };
 

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <map>
+#include <vector>
 
 namespace senda::continuation {
 
@@ -101,31 +101,44 @@ void PathFollower::set_scaling(const Vector& v) {
   if (!options_.auto_scale) return;
   // Characteristic size of each kind of unknown: the norm of its block of v,
   // so that ‖v‖_W = 1 and load and displacement weigh alike when ψ = 1.
-  std::map<DofKind, double> size2;
-  for (int i = 0; i < n; ++i) size2[problem_.dof_kind(i)] += v[i] * v[i];
-  double largest = 0.0;
-  for (auto& [kind, s2] : size2) largest = std::max(largest, std::sqrt(s2));
-  if (!(largest > 0.0) || !std::isfinite(largest)) return;
-  const double m = static_cast<double>(size2.size());
+  constexpr int kinds = 3;  // DofKind::Translation, Rotation, Generic
+  std::vector<int> kind(static_cast<std::size_t>(n));
+  double size2[kinds] = {0.0, 0.0, 0.0};
+  bool present[kinds] = {false, false, false};
   for (int i = 0; i < n; ++i) {
-    double s = std::sqrt(size2[problem_.dof_kind(i)]);
-    if (!(s > 1e-12 * largest)) s = largest;  // a kind the load does not move: neutral weight
-    scaling_.w[i] = 1.0 / (s * std::sqrt(m));
+    const int k = static_cast<int>(problem_.dof_kind(i));
+    kind[static_cast<std::size_t>(i)] = k;
+    size2[k] += v[i] * v[i];
+    present[k] = true;
   }
+  double largest = 0.0;
+  int m = 0;
+  for (int k = 0; k < kinds; ++k)
+    if (present[k]) {
+      largest = std::max(largest, std::sqrt(size2[k]));
+      ++m;
+    }
+  if (!(largest > 0.0) || !std::isfinite(largest)) return;
+  double weight[kinds];
+  for (int k = 0; k < kinds; ++k) {
+    double s = std::sqrt(size2[k]);
+    if (!(s > 1e-12 * largest)) s = largest;  // a kind the load does not move: neutral weight
+    weight[k] = 1.0 / (s * std::sqrt(static_cast<double>(m)));
+  }
+  for (int i = 0; i < n; ++i) scaling_.w[i] = weight[kind[static_cast<std::size_t>(i)]];
 }
 
 bool PathFollower::tangent_at(const Vector& q, double lambda, const Vector* orient_q, double orient_l) {
-  Vector r;
+  Vector& r = r_work_;
+  Vector& v = v_;
   load_vector(q, lambda, r);
-  Vector v = point_->solve(r);
+  point_->solve(r, v);
   const double nrm = scaling_.norm(v, 1.0);
   if (!std::isfinite(nrm) || nrm == 0.0) return false;
-  tq_ = v / nrm;
-  tl_ = 1.0 / nrm;
-  if (orient_q && scaling_.dot(tq_, tl_, *orient_q, orient_l) < 0.0) {
-    tq_ = -tq_;
-    tl_ = -tl_;
-  }
+  double sign = 1.0;
+  if (orient_q && scaling_.dot(v, 1.0, *orient_q, orient_l) < 0.0) sign = -1.0;
+  tq_ = (sign / nrm) * v;
+  tl_ = sign / nrm;
   return true;
 }
 
@@ -254,36 +267,40 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
                            double lambda_start, int& iterations, double& residual, std::string& why) {
   const int n = problem_.size();
   // Work vectors are members, allocated once per follower: n may be 10⁶, and a
-  // fresh block of that size costs page faults on every use.
+  // fresh block of that size costs page faults on every use. The loop makes as
+  // few passes over n-vectors as it can (docs/performance.md): Δq is kept up to
+  // date with q instead of being recomputed, and the update, Δq, q and the
+  // increment's norm are done in one pass.
   Vector& g = g_;
   Vector& r = r_work_;
   Vector& a = a_;
   Vector& b = b_;
   Vector& dq = dq_;
-  Vector& delta = delta_;
-  Eigen::MatrixXd& rhs = rhs_;
-  Eigen::MatrixXd& sol = sol_;
-  for (Vector* v : {&g, &r, &a, &b, &dq, &delta}) v->resize(n);
-  rhs.resize(n, 2);
+  for (Vector* v : {&g, &r, &a, &b}) v->resize(n);
+  dq = q - q_start;
+  const Vector& w = scaling_.w;
+  const double psi2 = scaling_.psi * scaling_.psi;
   double increment = INFINITY, previous_increment = INFINITY, term_scale = 0.0;
   for (int it = 0;; ++it) {
     eval_residual(q, lambda, g);
-    if (!finite(g)) {
+    residual = g.norm();  // not finite when g is not (or, for a finite g, overflows)
+    if (!std::isfinite(residual) && !finite(g)) {
       why = "residual not finite";
       return false;
     }
-    residual = g.norm();
     load_vector(q, lambda, r);
     const double scale =
         std::max({residual_scale(lambda), r.norm() * std::max(1.0, std::abs(lambda)), term_scale});
     // The increment test, or, once the residual test holds and the increment is
     // below 1e-6 Δs but no longer decreasing, the round-off floor of Newton (steps of
     // 1e-5 on a stiff structure: the increments stagnate at eps-level noise).
-    const bool small_increment =
-        increment <= std::max(options_.increment_tolerance * frame.ds,
-                              64.0 * std::numeric_limits<double>::epsilon() * scaling_.norm(q, lambda)) ||
-        (increment <= 1e-6 * frame.ds && increment >= 0.5 * previous_increment);
-    if (it > 0 && residual <= options_.residual_tolerance * scale && small_increment) {
+    // Evaluated only when the residual test holds (‖q‖_W is one more pass over n).
+    const auto small_increment = [&] {
+      return increment <= std::max(options_.increment_tolerance * frame.ds,
+                                   64.0 * std::numeric_limits<double>::epsilon() * scaling_.norm(q, lambda)) ||
+             (increment <= 1e-6 * frame.ds && increment >= 0.5 * previous_increment);
+    };
+    if (it > 0 && residual <= options_.residual_tolerance * scale && small_increment()) {
       iterations = it;
       return true;
     }
@@ -296,23 +313,26 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
       return false;
     }
     if (it == 0) term_scale = abs_product_norm(K_, q);  // varies slowly: once per step
-    rhs.col(0) = -g;
-    rhs.col(1) = r;
-    work_->solve(rhs, sol);
-    a = sol.col(0);
-    b = sol.col(1);
-    dq = q - q_start;
+    g = -g;
+    work_->solve(g, r, a, b);  // K a = −g, K b = r (eq. 2.7)
     const double dl = lambda - lambda_start;
     const std::optional<double> dlam = constraint.correction(frame, dq, dl, a, b);
     if (!dlam || !std::isfinite(*dlam)) {
       why = "constraint has no real solution (complex roots)";
       return false;
     }
-    delta = a + *dlam * b;
-    q += delta;
-    lambda += *dlam;
+    // δq = a + δλ b; q += δq; Δq += δq; ‖(δq, δλ)‖_W.
+    const double d_lambda = *dlam;
+    double inc2 = 0.0;
+    for (int i = 0; i < n; ++i) {
+      const double d = a[i] + d_lambda * b[i];
+      q[i] += d;
+      dq[i] += d;
+      inc2 += w[i] * w[i] * d * d;
+    }
+    lambda += d_lambda;
     previous_increment = increment;
-    increment = scaling_.norm(delta, *dlam);
+    increment = std::sqrt(inc2 + psi2 * d_lambda * d_lambda);
     ++stats_.newton_iterations;
   }
 }
@@ -321,7 +341,13 @@ bool PathFollower::advance() {
   if (done()) return false;
   crossing_.reset();
   for (;;) {
-    StepFrame frame{&scaling_, ds_, tq_, tl_, options_.control_dof};
+    // The frame keeps its tangent storage from step to step (no allocation).
+    StepFrame& frame = frame_;
+    frame.scaling = &scaling_;
+    frame.ds = ds_;
+    frame.tq = tq_;
+    frame.tl = tl_;
+    frame.control_dof = options_.control_dof;
     const Constraint& constraint = first_step_constraint_ ? *first_step_constraint_ : *constraint_;
     const std::optional<double> alpha = constraint.predictor_length(frame);
     if (!alpha || !std::isfinite(*alpha)) {
@@ -329,7 +355,9 @@ bool PathFollower::advance() {
                                         " constraint cannot be satisfied along the tangent (a limit point?)");
       return false;
     }
-    Vector q = current_.q + *alpha * tq_;
+    // The trial point reuses the storage of the point two steps back (see below).
+    Vector& q = q_trial_;
+    q = current_.q + *alpha * tq_;
     double lambda = current_.lambda + *alpha * tl_;
     int iterations = 0;
     double residual = 0.0;
@@ -341,9 +369,9 @@ bool PathFollower::advance() {
     }
     if (ok) {
       std::swap(work_, point_);
-      const Vector secant_q = q - current_.q;
+      secant_q_ = q - current_.q;
       const double secant_l = lambda - current_.lambda;
-      if (!tangent_at(q, lambda, &secant_q, secant_l)) {
+      if (!tangent_at(q, lambda, &secant_q_, secant_l)) {
         std::swap(work_, point_);
         ok = false;
         why = "tangent not finite at the new point";
@@ -358,10 +386,14 @@ bool PathFollower::advance() {
       }
       continue;
     }
+    // previous_ ← current_, current_ ← the new point; the q storage of the old
+    // previous_ becomes the next trial point's (n may be 10⁶: no allocation per step).
+    PathPoint next;
+    next.index = current_.index + 1;
+    next.q.swap(q_trial_);
+    q_trial_.swap(previous_.q);
     previous_ = std::move(current_);
-    current_ = PathPoint{};
-    current_.index = previous_.index + 1;
-    current_.q = std::move(q);
+    current_ = std::move(next);
     current_.lambda = lambda;
     current_.iterations = iterations;
     current_.residual = residual;
@@ -415,6 +447,7 @@ linalg::FactorStats PathFollower::factor_stats() const {
   const linalg::FactorStats& p = point_->stats();
   s.factorizations += p.factorizations;
   s.solves += p.solves;
+  s.analyze_seconds += p.analyze_seconds;
   s.factorize_seconds += p.factorize_seconds;
   s.solve_seconds += p.solve_seconds;
   return s;

@@ -112,6 +112,7 @@ void BranchExplorer::absorb(const continuation::PathFollower& f) {
   const linalg::FactorStats fs = f.factor_stats();
   factor_stats_.factorizations += fs.factorizations;
   factor_stats_.solves += fs.solves;
+  factor_stats_.analyze_seconds += fs.analyze_seconds;
   factor_stats_.factorize_seconds += fs.factorize_seconds;
   factor_stats_.solve_seconds += fs.solve_seconds;
 }

@@ -297,6 +297,7 @@ TraceSummary TraceRun::run(const fs::path& out_dir, bool overwrite, TraceEvents&
   s.locate_factorizations = explorer.locate_factorizations();
   s.factorizations = fs_.factorizations + s.locate_factorizations;
   s.assembly_s = st.assembly_seconds;
+  s.analyze_s = fs_.analyze_seconds;
   s.factorize_s = fs_.factorize_seconds;
   s.solve_s = fs_.solve_seconds;
   s.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();

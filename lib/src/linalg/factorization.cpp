@@ -47,10 +47,17 @@ cholmod_sparse view_lower(const SparseMatrix& K) {
 struct SymmetricFactorization::Impl {
   cholmod_common c{};
   cholmod_factor* L = nullptr;
-  // Reusable solve workspace (cholmod_solve2).
-  cholmod_dense* X = nullptr;
-  cholmod_dense* Y = nullptr;
-  cholmod_dense* E = nullptr;
+  // Reusable solve workspace of cholmod_solve2, one set for one right-hand side
+  // and one for several: the follower alternates 1 and 2 columns, and a set sized
+  // for the other count would be freed and reallocated (page faults at large n) on
+  // every solve.
+  struct Workspace {
+    cholmod_dense* X = nullptr;
+    cholmod_dense* Y = nullptr;
+    cholmod_dense* E = nullptr;
+  };
+  Workspace ws[2];
+  Eigen::MatrixXd pair;  // the two right-hand sides of solve(b1, b2, x1, x2), side by side
 
   Impl() {
     cholmod_start(&c);
@@ -63,9 +70,11 @@ struct SymmetricFactorization::Impl {
     c.postorder = 1;
   }
   ~Impl() {
-    if (X) cholmod_free_dense(&X, &c);
-    if (Y) cholmod_free_dense(&Y, &c);
-    if (E) cholmod_free_dense(&E, &c);
+    for (Workspace& w : ws) {
+      if (w.X) cholmod_free_dense(&w.X, &c);
+      if (w.Y) cholmod_free_dense(&w.Y, &c);
+      if (w.E) cholmod_free_dense(&w.E, &c);
+    }
     if (L) cholmod_free_factor(&L, &c);
     cholmod_finish(&c);
   }
@@ -74,19 +83,23 @@ struct SymmetricFactorization::Impl {
 SymmetricFactorization::SymmetricFactorization(const SparseMatrix& pattern) : impl_(std::make_unique<Impl>()) {
   if (pattern.rows() != pattern.cols()) throw std::logic_error("SymmetricFactorization: matrix is not square");
   n_ = static_cast<int>(pattern.rows());
+  const auto t0 = Clock::now();
   cholmod_sparse A = view_lower(pattern);
   impl_->L = cholmod_analyze(&A, &impl_->c);
   if (!impl_->L || impl_->c.status < CHOLMOD_OK)
     throw std::runtime_error("SymmetricFactorization: CHOLMOD symbolic analysis failed");
+  stats_.analyze_seconds = seconds_since(t0);
 }
 
 SymmetricFactorization::SymmetricFactorization(const SymmetricFactorization& analysed, CloneTag)
     : impl_(std::make_unique<Impl>()), n_(analysed.n_) {
+  const auto t0 = Clock::now();
   // Copies the factor (symbolic part, and numeric values if any; status_ stays
   // Failed so nothing is solved before this object's own factorize()).
   impl_->L = cholmod_copy_factor(analysed.impl_->L, &impl_->c);
   if (!impl_->L || impl_->c.status < CHOLMOD_OK)
     throw std::runtime_error("SymmetricFactorization: CHOLMOD could not copy the symbolic analysis");
+  stats_.analyze_seconds = seconds_since(t0);
 }
 
 std::unique_ptr<SymmetricFactorization> SymmetricFactorization::clone_analysis() const {
@@ -148,32 +161,66 @@ int SymmetricFactorization::det_sign() const {
   return (negative_ % 2 == 0) ? 1 : -1;
 }
 
+const double* SymmetricFactorization::solve_columns(const double* B, int ncol) const {
+  cholmod_dense b{};
+  b.nrow = static_cast<size_t>(n_);
+  b.ncol = static_cast<size_t>(ncol);
+  b.nzmax = b.nrow * b.ncol;
+  b.d = b.nrow;
+  b.x = const_cast<double*>(B);
+  b.xtype = CHOLMOD_REAL;
+  b.dtype = CHOLMOD_DOUBLE;
+  Impl& m = *impl_;
+  Impl::Workspace& w = m.ws[ncol > 1 ? 1 : 0];
+  if (!cholmod_solve2(CHOLMOD_A, m.L, &b, nullptr, &w.X, nullptr, &w.Y, &w.E, &m.c))
+    throw std::runtime_error("SymmetricFactorization: CHOLMOD solve failed");
+  return static_cast<const double*>(w.X->x);
+}
+
 void SymmetricFactorization::solve(const Eigen::MatrixXd& B, Eigen::MatrixXd& X) const {
   if (status_ != FactorStatus::Ok) throw std::logic_error("SymmetricFactorization::solve without a valid factorization");
   if (B.rows() != n_) throw std::logic_error("SymmetricFactorization::solve: wrong right-hand side size");
   const auto t0 = Clock::now();
-  cholmod_dense b{};
-  b.nrow = static_cast<size_t>(n_);
-  b.ncol = static_cast<size_t>(B.cols());
-  b.nzmax = b.nrow * b.ncol;
-  b.d = b.nrow;
-  b.x = const_cast<double*>(B.data());
-  b.xtype = CHOLMOD_REAL;
-  b.dtype = CHOLMOD_DOUBLE;
-  Impl& m = *impl_;
-  if (!cholmod_solve2(CHOLMOD_A, m.L, &b, nullptr, &m.X, nullptr, &m.Y, &m.E, &m.c))
-    throw std::runtime_error("SymmetricFactorization: CHOLMOD solve failed");
+  const double* x = solve_columns(B.data(), static_cast<int>(B.cols()));
   X.resize(n_, B.cols());
-  const double* x = static_cast<const double*>(m.X->x);
   std::copy(x, x + static_cast<std::ptrdiff_t>(n_) * B.cols(), X.data());
   stats_.solves += B.cols();
   stats_.solve_seconds += seconds_since(t0);
 }
 
+void SymmetricFactorization::solve(const Vector& b, Vector& x) const {
+  if (status_ != FactorStatus::Ok) throw std::logic_error("SymmetricFactorization::solve without a valid factorization");
+  if (b.size() != n_) throw std::logic_error("SymmetricFactorization::solve: wrong right-hand side size");
+  const auto t0 = Clock::now();
+  const double* out = solve_columns(b.data(), 1);
+  x.resize(n_);
+  std::copy(out, out + n_, x.data());
+  stats_.solves += 1;
+  stats_.solve_seconds += seconds_since(t0);
+}
+
+void SymmetricFactorization::solve(const Vector& b1, const Vector& b2, Vector& x1, Vector& x2) const {
+  if (status_ != FactorStatus::Ok) throw std::logic_error("SymmetricFactorization::solve without a valid factorization");
+  if (b1.size() != n_ || b2.size() != n_)
+    throw std::logic_error("SymmetricFactorization::solve: wrong right-hand side size");
+  const auto t0 = Clock::now();
+  Eigen::MatrixXd& B = impl_->pair;
+  B.resize(n_, 2);
+  B.col(0) = b1;
+  B.col(1) = b2;
+  const double* x = solve_columns(B.data(), 2);
+  x1.resize(n_);
+  x2.resize(n_);
+  std::copy(x, x + n_, x1.data());
+  std::copy(x + n_, x + 2 * static_cast<std::ptrdiff_t>(n_), x2.data());
+  stats_.solves += 2;
+  stats_.solve_seconds += seconds_since(t0);
+}
+
 Vector SymmetricFactorization::solve(const Vector& b) const {
-  Eigen::MatrixXd X;
-  solve(Eigen::MatrixXd(b), X);
-  return X.col(0);
+  Vector x;
+  solve(b, x);
+  return x;
 }
 
 int det_sign_lu(const SparseMatrix& K) {

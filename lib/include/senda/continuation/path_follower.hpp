@@ -160,8 +160,9 @@ class PathFollower {
   PathPoint current_, previous_;
   std::optional<Crossing> crossing_;
   Vector tq_, r_;
-  Vector g_, r_work_, a_, b_, dq_, delta_;  // corrector work space
-  Eigen::MatrixXd rhs_, sol_;
+  Vector g_, r_work_, a_, b_, dq_;  // corrector work space
+  Vector v_, q_trial_, secant_q_;           // tangent solve, trial point, secant
+  StepFrame frame_;
   double tl_ = 0.0;
   double ds_ = 0.0, ds0_ = 0.0, ds_min_ = 0.0, ds_max_ = 0.0;
   double load_norm_ = 0.0, initial_unbalance_ = 0.0, stiffness_floor_ = 0.0;

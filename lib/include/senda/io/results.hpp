@@ -73,7 +73,7 @@ struct TraceSummary {
   double lambda_max = 0.0, lambda_min = 0.0;  // over the points
   long newton_iterations = 0, failed_steps = 0, factorizations = 0;
   // Timing (excluded from determinism checks).
-  double wall_time_s = 0.0, assembly_s = 0.0, factorize_s = 0.0, solve_s = 0.0;
+  double wall_time_s = 0.0, assembly_s = 0.0, analyze_s = 0.0, factorize_s = 0.0, solve_s = 0.0;
 };
 
 // summary.json text (pretty-printed, keys in a fixed order).

@@ -28,7 +28,8 @@ const char* to_string(FactorStatus s);
 struct FactorStats {
   long factorizations = 0;
   long solves = 0;  // right-hand sides solved
-  double factorize_seconds = 0.0;
+  double analyze_seconds = 0.0;    // symbolic analysis (ordering, elimination tree) or its copy
+  double factorize_seconds = 0.0;  // numeric factorizations
   double solve_seconds = 0.0;
 };
 
@@ -63,6 +64,10 @@ class SymmetricFactorization {
 
   // X = K⁻¹ B for every column of B. Requires status() == Ok.
   void solve(const Eigen::MatrixXd& B, Eigen::MatrixXd& X) const;
+  // x = K⁻¹ b; x keeps its storage when it already has the size (no allocation).
+  void solve(const Vector& b, Vector& x) const;
+  // x1 = K⁻¹ b1 and x2 = K⁻¹ b2 in one sweep of the factor (outputs may alias inputs).
+  void solve(const Vector& b1, const Vector& b2, Vector& x1, Vector& x2) const;
   Vector solve(const Vector& b) const;
 
   const FactorStats& stats() const { return stats_; }
@@ -70,6 +75,8 @@ class SymmetricFactorization {
  private:
   struct CloneTag {};
   SymmetricFactorization(const SymmetricFactorization& analysed, CloneTag);
+  // cholmod_solve2 on ncol contiguous columns; returns CHOLMOD's result columns.
+  const double* solve_columns(const double* B, int ncol) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
   int n_ = 0;
