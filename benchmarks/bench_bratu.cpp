@@ -3,7 +3,11 @@
 //
 //   bench_bratu                 N = 10, 100, 1e3, 1e4, 1e5
 //   bench_bratu --full          ... and 1e6
-//   bench_bratu --n 100000 [--n 1000 ...] [--mu 0.0]
+//   bench_bratu --n 100000 [--n 1000 ...] [--mu 0.0] [--no-locate]
+//
+// --no-locate skips the location of the fold (SPL), so that peak_rss_mib is the
+// path's own memory (the location's block inverse iteration holds several
+// n-vectors and its QR more).
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
@@ -20,16 +24,19 @@ int main(int argc, char** argv) {
   std::vector<int> sizes;
   bool full = false;
   double mu = 0.0;
+  bool locate = true;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--full") {
       full = true;
     } else if (a == "--n" && i + 1 < argc) {
       sizes.push_back(static_cast<int>(std::atof(argv[++i])));
+    } else if (a == "--no-locate") {
+      locate = false;
     } else if (a == "--mu" && i + 1 < argc) {
       mu = std::atof(argv[++i]);
     } else {
-      std::cerr << "usage: bench_bratu [--full] [--n N]... [--mu MU]\n";
+      std::cerr << "usage: bench_bratu [--full] [--n N]... [--mu MU] [--no-locate]\n";
       return 2;
     }
   }
@@ -57,7 +64,7 @@ int main(int argc, char** argv) {
     benchmarks::Bratu problem(n, mu);
     // Default tolerances: the force scale of the residual test includes ‖ |K| |q| ‖
     // (docs/theory.md eq. 2.9), so round-off in g does not stall large N.
-    runs.push_back(benchmarks::run_path("bratu-1d", problem, o, Vector::Constant(n, mu), 0.0, stop));
+    runs.push_back(benchmarks::run_path("bratu-1d", problem, o, Vector::Constant(n, mu), 0.0, stop, locate));
     runs.back()["N"] = n;
     runs.back()["mu"] = mu;
     std::cerr << "N = " << n << ": " << runs.back()["time_s"]["total"] << " s\n";
