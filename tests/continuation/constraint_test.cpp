@@ -3,6 +3,7 @@
 // constraint.cpp. Also the stop criteria and the numerical terminations.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <optional>
 
 #include "senda/continuation/path_follower.hpp"
 #include "senda/model/model.hpp"
@@ -131,6 +132,60 @@ TEST_CASE("constraints: the constraint equation holds at every converged point",
       }
     }
   }
+}
+
+// The linear constraints compute δλ and the predictor length in one pass
+// (constraint.cpp); they must equal the generic formulas written with value() and
+// gradient(): δλ = −(c + c_q·a)/(c_q·b + c_λ), α = −c(0)/(c_q·t_q + c_λ t_λ).
+TEST_CASE("constraints: one-pass corrections equal the linearised constraint", "[continuation][constraint]") {
+  const int n = 7;
+  Scaling s;
+  s.w = Vector::LinSpaced(n, 0.5, 2.0);
+  s.psi = 0.7;
+  StepFrame f;
+  f.scaling = &s;
+  f.ds = 0.3;
+  f.tq = Vector::LinSpaced(n, -0.4, 0.9);
+  f.tl = -0.25;
+  f.control_dof = 4;
+  const Vector dq = Vector::LinSpaced(n, 0.1, -0.2), a = Vector::LinSpaced(n, 0.03, 0.5),
+               b = Vector::LinSpaced(n, -1.0, 0.4);
+  const double dl = 0.05;
+  for (ConstraintKind kind :
+       {ConstraintKind::PseudoArclength, ConstraintKind::LoadControl, ConstraintKind::DisplacementControl}) {
+    INFO(to_string(kind));
+    const auto c = make_constraint(kind);
+    Vector c_q;
+    double c_l = 0.0;
+    c->gradient(f, dq, dl, c_q, c_l);
+    const double expected = -(c->value(f, dq, dl) + c_q.dot(a)) / (c_q.dot(b) + c_l);
+    const std::optional<double> got = c->correction(f, dq, dl, a, b);
+    REQUIRE(got);
+    CHECK(*got == Approx(expected).epsilon(1e-14));
+    // After the update the (linear) constraint holds.
+    CHECK(std::abs(c->value(f, dq + a + *got * b, dl + *got)) <= 1e-14);
+    const Vector zero = Vector::Zero(n);
+    c->gradient(f, zero, 0.0, c_q, c_l);
+    const double alpha = -c->value(f, zero, 0.0) / (c_q.dot(f.tq) + c_l * f.tl);
+    // Orientation: every kind steps forward along its own measure here.
+    if (alpha > 0.0) {
+      const std::optional<double> p = c->predictor_length(f);
+      REQUIRE(p);
+      CHECK(*p == Approx(alpha).epsilon(1e-14));
+      CHECK(std::abs(c->value(f, *p * f.tq, *p * f.tl)) <= 1e-14);
+    } else {
+      CHECK_FALSE(c->predictor_length(f));
+    }
+  }
+  // No real δλ: a load-control step with ψ = 0, a displacement step whose b_j = 0.
+  Scaling s0 = s;
+  s0.psi = 0.0;
+  StepFrame f0 = f;
+  f0.scaling = &s0;
+  CHECK_FALSE(make_constraint(ConstraintKind::LoadControl)->correction(f0, dq, dl, a, b));
+  Vector b0 = b;
+  b0[4] = 0.0;
+  CHECK_FALSE(make_constraint(ConstraintKind::DisplacementControl)->correction(f, dq, dl, a, b0));
 }
 
 TEST_CASE("path follower: stop criteria", "[continuation][stop]") {
