@@ -303,6 +303,24 @@ TEST_CASE("refinement: star dome, double points stay double, a triple splits", "
       CHECK(std::abs(cp.lambda - lp_fine->lambda) <= 1e-9 * std::abs(lp_fine->lambda));
     }
   CHECK(split == 2);
+  // With critical.detect = det only the triple steps are seen (det K changes sign);
+  // the double piece left after the limit point is split off is still reported
+  // (a piece with |Δneg| ≥ 2 is refined whatever the test).
+  const io::TraceSummary det = run("refine-star-det", {"critical.detect=det"});
+  int det_limits = 0, det_doubles = 0;
+  for (const CriticalPoint& cp : det.critical_points) {
+    if (cp.kind == CriticalKind::Limit && cp.start_point == -1) {
+      ++det_limits;
+      CHECK(std::abs(cp.lambda - lp_fine->lambda) <= 1e-9 * std::abs(lp_fine->lambda));
+    }
+    if (cp.kind == CriticalKind::Multiple) {
+      ++det_doubles;
+      CHECK(cp.multiplicity == 2);
+      CHECK(std::abs(cp.lambda + 12.1752) <= 1e-3);
+    }
+  }
+  CHECK(det_limits == 2);
+  CHECK(det_doubles == 2);
   // Every located point of the unrefined run is located, at the same λ, with refinement.
   for (const CriticalPoint& a : off.critical_points) {
     if (!a.converged) continue;

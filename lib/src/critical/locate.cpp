@@ -474,12 +474,13 @@ struct Bisection {
   // A piece of the step: nothing, one simple crossing (located), or several (split again).
   void piece(const continuation::PathPoint& a, const continuation::PathPoint& b,
              const linalg::SymmetricFactorization& fb) {
-    const continuation::Crossing c = crossing_between(a, b);
-    if (!detected(c, detect)) return;
+    // A piece known to hold several crossings is split whatever the detection test
+    // (det K does not change sign across an even number of them).
     if (std::abs(b.negative_pivots - a.negative_pivots) >= 2) {
       split(a, b, fb);
       return;
     }
+    if (!detected(crossing_between(a, b), detect)) return;
     Piece p{locate_point(a, b, fb), b.q - a.q, b.lambda - a.lambda};
     out.push_back(std::move(p));
   }
