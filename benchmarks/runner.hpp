@@ -57,10 +57,10 @@ inline nlohmann::json run_path(const std::string& name, const Problem& problem, 
       lambda_max = std::max(lambda_max, f.current().lambda);
       if (locate) {
         const auto tl = Clock::now();
-        const critical::CriticalPointFinder::Found found = finder.check(f, 0);
+        const std::vector<critical::CriticalPointFinder::Found> found_all = finder.check(f, 0);
         const double dt = std::chrono::duration<double>(Clock::now() - tl).count();
         locate_s += dt;
-        if (found.index >= 0) {
+        for (const critical::CriticalPointFinder::Found& found : found_all) {
           const critical::CriticalPoint& cp = finder.points()[found.index];
           located.push_back({{"id", cp.id}, {"kind", critical::to_string(cp.kind)}, {"converged", cp.converged},
                              {"lambda", cp.lambda}, {"newton_iterations", cp.newton_iterations},

@@ -341,8 +341,8 @@ TEST_CASE("Roorda's L-frame: asymmetric bifurcation near 13.886 EI/L²", "[frame
     CriticalPointFinder finder(fo);
     while (f.advance()) {
       const auto found = finder.check(f, 0);
-      if (found.index < 0) continue;
-      const CriticalPoint& cp = finder.points()[found.index];
+      if (found.empty()) continue;
+      const CriticalPoint& cp = finder.points()[found.front().index];
       INFO("n " << n << " EA " << EA << " " << cp.id << " " << to_string(cp.kind) << " " << cp.message);
       CHECK(cp.kind == CriticalKind::Bifurcation);
       CHECK(cp.system == "SPB");

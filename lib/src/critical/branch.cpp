@@ -131,27 +131,33 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     if (!f.advance()) break;
     ++b.points;
     events.on_point(b, f);
-    const CriticalPointFinder::Found found = finder_.check(f, b.id);
-    if (found.index < 0) continue;
-    CriticalPoint& cp = finder_.points()[found.index];
-    if (found.is_new) {
-      if (cp.converged && cp.kind == CriticalKind::Bifurcation) {
-        cp.abe = bifurcation_equation(problem_, cp, scaling_, f.current().q - f.previous().q,
-                                      f.current().lambda - f.previous().lambda, options_.symmetric_tolerance);
-        if (cp.abe->valid && b.depth < options_.max_depth && wanted(cp.id))
-          queue.push_back({found.index, b.id, b.depth + 1});
+    for (const CriticalPointFinder::Found& found : finder_.check(f, b.id)) {
+      CriticalPoint& cp = finder_.points()[found.index];
+      if (rejoined) {
+        // Past the point where the branch rejoined (one refined step held both):
+        // recorded and reported, not switched at.
+        if (found.is_new) events.on_critical(b, cp, true);
+        continue;
       }
-      events.on_critical(b, cp, true);
-    } else {
-      // A branch that returns to a point already located ends there.
-      cp.switched = true;
-      events.on_critical(b, cp, false);
-      rejoined = true;
-      b.termination = "rejoined";
-      b.end_point = cp.id;
-      b.message = "rejoined the path of branch " + std::to_string(cp.branches.front()) + " at " + cp.id;
-      break;
+      if (found.is_new) {
+        if (cp.converged && cp.kind == CriticalKind::Bifurcation) {
+          cp.abe = bifurcation_equation(problem_, cp, scaling_, found.secant_q, found.secant_lambda,
+                                        options_.symmetric_tolerance);
+          if (cp.abe->valid && b.depth < options_.max_depth && wanted(cp.id))
+            queue.push_back({found.index, b.id, b.depth + 1});
+        }
+        events.on_critical(b, cp, true);
+      } else {
+        // A branch that returns to a point already located ends there.
+        cp.switched = true;
+        events.on_critical(b, cp, false);
+        rejoined = true;
+        b.termination = "rejoined";
+        b.end_point = cp.id;
+        b.message = "rejoined the path of branch " + std::to_string(cp.branches.front()) + " at " + cp.id;
+      }
     }
+    if (rejoined) break;
   }
   if (!rejoined) {
     b.termination = to_string(f.termination());

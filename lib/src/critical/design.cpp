@@ -515,9 +515,9 @@ std::optional<CriticalPoint> first_critical_point(const Problem& problem, const 
   }
   while (!follower.done()) {
     if (!follower.advance()) continue;
-    const CriticalPointFinder::Found found = f.check(follower);
-    if (found.index < 0) continue;
-    const CriticalPoint& cp = f.points()[found.index];
+    const std::vector<CriticalPointFinder::Found> found = f.check(follower);
+    if (found.empty()) continue;
+    const CriticalPoint& cp = f.points()[found.front().index];  // the first along the path
     if (cp.converged) return cp;
     if (why) *why = cp.id + " not located: " + cp.message;
     return std::nullopt;

@@ -2,6 +2,7 @@
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cmath>
 #include <limits>
@@ -408,27 +409,225 @@ int CriticalPointFinder::adopt(const CriticalPoint& cp) {
   return static_cast<int>(points_.size()) - 1;
 }
 
-CriticalPointFinder::Found CriticalPointFinder::check(const continuation::PathFollower& follower, int branch) {
+namespace {
+
+// The crossing between two points of a path (as PathFollower::advance() records it).
+continuation::Crossing crossing_between(const continuation::PathPoint& a, const continuation::PathPoint& b) {
+  continuation::Crossing c;
+  c.point_before = a.index;
+  c.point_after = b.index;
+  c.lambda_before = a.lambda;
+  c.lambda_after = b.lambda;
+  c.negative_pivots_before = a.negative_pivots;
+  c.negative_pivots_after = b.negative_pivots;
+  c.det_sign_changed = a.det_sign != b.det_sign;
+  c.bordered_sign_changed = a.bordered_sign != b.bordered_sign;
+  return c;
+}
+
+std::string fmt_g(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", x);
+  return buf;
+}
+
+// Bisection of one step on its path (docs/theory.md §4, "Close critical points").
+// A bracket [a, b] whose inertia changes by 2 or more is split at the path point
+// on the hyperplane through the middle of its chord, orthogonal to it: a fresh
+// follower started at a along the chord with Δs = half the chord, one step
+// (start_along corrects that step on exactly this hyperplane). The main path is
+// only read.
+struct Bisection {
+  const Problem& problem;
+  const continuation::Scaling& scaling;
+  continuation::Options path;  // the main path's options without its stop criteria
+  LocateOptions locate;
+  DetectTest detect;
+  double min_length = 0.0;     // refine_fraction × the step's chord
+  double step_length = 0.0;    // the step's chord (scaled)
+  int max_midpoints = 0;
+  int midpoints = 0;
+  long factorizations = 0;
+  struct Piece {
+    CriticalPoint cp;
+    Vector secant_q;
+    double secant_lambda;
+  };
+  std::vector<Piece> out;
+
+  void multiple(const continuation::PathPoint& a, const continuation::PathPoint& b, const std::string& why) {
+    Piece p{CriticalPoint{}, b.q - a.q, b.lambda - a.lambda};
+    CriticalPoint& cp = p.cp;
+    cp.kind = CriticalKind::Multiple;
+    cp.negative_pivots_change = b.negative_pivots - a.negative_pivots;
+    cp.multiplicity = std::abs(cp.negative_pivots_change);
+    cp.q = b.q;
+    cp.lambda = b.lambda;
+    const double length = scaling.norm(b.q - a.q, b.lambda - a.lambda);
+    cp.message = std::to_string(cp.multiplicity) +
+                 " eigenvalues crossed zero in one step: a multiple point (or several close ones); not located: " +
+                 why + "; refined to a bracket of " + fmt_g(length / step_length) + " of the step, lambda in [" +
+                 fmt_g(std::min(a.lambda, b.lambda)) + ", " + fmt_g(std::max(a.lambda, b.lambda)) + "]";
+    out.push_back(std::move(p));
+  }
+
+  // A piece of the step: nothing, one simple crossing (located), or several (split again).
+  void piece(const continuation::PathPoint& a, const continuation::PathPoint& b,
+             const linalg::SymmetricFactorization& fb) {
+    // A piece known to hold several crossings is split whatever the detection test
+    // (det K does not change sign across an even number of them).
+    if (std::abs(b.negative_pivots - a.negative_pivots) >= 2) {
+      split(a, b, fb);
+      return;
+    }
+    if (!detected(crossing_between(a, b), detect)) return;
+    Piece p{locate_point(a, b, fb), b.q - a.q, b.lambda - a.lambda};
+    out.push_back(std::move(p));
+  }
+
+  CriticalPoint locate_point(const continuation::PathPoint& a, const continuation::PathPoint& b,
+                             const linalg::SymmetricFactorization& fb) const {
+    CriticalPoint cp = critical::locate(problem, a, b, fb, locate);
+    cp.message += "; step refined, a simple crossing in lambda [" + fmt_g(std::min(a.lambda, b.lambda)) + ", " +
+                  fmt_g(std::max(a.lambda, b.lambda)) + "]";
+    return cp;
+  }
+
+  void split(const continuation::PathPoint& a, const continuation::PathPoint& b,
+             const linalg::SymmetricFactorization& fb) {
+    const Vector chord_q = b.q - a.q;
+    const double chord_l = b.lambda - a.lambda;
+    const double length = scaling.norm(chord_q, chord_l);
+    if (!(length > min_length)) {
+      multiple(a, b, "not separated at the minimum bracket (critical.refine_fraction)");
+      return;
+    }
+    if (midpoints >= max_midpoints) {
+      multiple(a, b, "not separated in " + std::to_string(midpoints) + " bisections");
+      return;
+    }
+    ++midpoints;
+    continuation::PathFollower f(problem, path);
+    const bool ok = f.start_along(a.q, a.lambda, chord_q, chord_l, 0.5 * length, scaling) && f.advance();
+    factorizations += f.factorizations();
+    if (!ok) {
+      multiple(a, b, "the bisection point was not found (" + f.message() + ")");
+      return;
+    }
+    continuation::PathPoint m = f.current();
+    m.index = -1;  // not a point of the path
+    // The split point must lie between a and b, near their chord (not on another
+    // branch through a bifurcation point in the bracket).
+    const double along = scaling.dot(m.q - a.q, m.lambda - a.lambda, chord_q, chord_l) / (length * length);
+    const double off = scaling.norm(m.q - a.q - along * chord_q, m.lambda - a.lambda - along * chord_l);
+    if (!(along > 0.0 && along < 1.0 && off <= 0.5 * length)) {
+      multiple(a, b, "the bisection point left the bracket");
+      return;
+    }
+    piece(a, m, f.factorization());
+    piece(m, b, fb);
+  }
+};
+
+}  // namespace
+
+void CriticalPointFinder::refine_step(const continuation::PathFollower& follower, const LocateOptions& lo,
+                                      std::vector<Candidate>& out) {
+  const continuation::PathPoint& a = follower.previous();
+  const continuation::PathPoint& b = follower.current();
+  continuation::Options path = follower.options();
+  path.lambda_min = -std::numeric_limits<double>::infinity();
+  path.lambda_max = std::numeric_limits<double>::infinity();
+  path.monitor_dof = -1;
+  path.stop_at_zero_load = false;
+  path.max_steps = std::numeric_limits<int>::max();
+  path.min_step_ratio = 1.0 / 16.0;  // a bisection point may be cut four times, then it is given up
+  Bisection bis{follower.problem(), follower.scaling(), path, lo, options_.detect};
+  bis.step_length = follower.scaling().norm(b.q - a.q, b.lambda - a.lambda);
+  bis.min_length = options_.refine_fraction * bis.step_length;
+  // Each level halves the piece with several crossings: log₂(1/fraction) levels for
+  // each pair that needs separating, a few pairs at most.
+  const int levels = static_cast<int>(std::ceil(std::log2(1.0 / options_.refine_fraction)));
+  bis.max_midpoints = std::abs(b.negative_pivots - a.negative_pivots) * (levels + 2);
+  bis.split(a, b, follower.factorization());
+  // Bracket fields on the path: the step's own points; the refinement's work
+  // is counted with the first point it reports.
+  for (std::size_t k = 0; k < bis.out.size(); ++k) {
+    CriticalPoint& cp = bis.out[k].cp;
+    cp.point_before = a.index;
+    cp.point_after = b.index;
+    cp.lambda_before = a.lambda;
+    cp.lambda_after = b.lambda;
+    if (k == 0) {
+      cp.factorizations += bis.factorizations;
+      cp.message += " (" + std::to_string(bis.midpoints) + " bisection point(s), " +
+                    std::to_string(bis.factorizations) + " factorizations, counted here)";
+    }
+    out.push_back(Candidate{std::move(cp), std::move(bis.out[k].secant_q), bis.out[k].secant_lambda});
+  }
+  if (bis.out.empty()) {
+    // Every piece had Δneg = 0 and no sign change: crossings that cancel (an
+    // eigenvalue back across zero); report the step as before.
+    Bisection one{follower.problem(), follower.scaling(), path, lo, options_.detect};
+    one.step_length = bis.step_length;
+    one.multiple(a, b, "the bisection found no simple crossing");
+    CriticalPoint& cp = one.out.front().cp;
+    cp.point_before = a.index;
+    cp.point_after = b.index;
+    cp.lambda_before = a.lambda;
+    cp.lambda_after = b.lambda;
+    cp.factorizations = bis.factorizations;
+    out.push_back(Candidate{std::move(cp), b.q - a.q, b.lambda - a.lambda});
+  }
+}
+
+std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continuation::PathFollower& follower,
+                                                                   int branch) {
   const std::optional<continuation::Crossing>& c = follower.last_crossing();
   if (!c || !detected(*c, options_.detect)) return {};
-  CriticalPoint cp;
+  std::vector<Candidate> candidates;
+  const int change = c->negative_pivots_after - c->negative_pivots_before;
   if (options_.locate) {
     LocateOptions lo = options_.locate_options;
     lo.force_scale = std::max(lo.force_scale, follower.residual_scale(0.0));
-    cp = locate(follower.problem(), follower.previous(), follower.current(), follower.factorization(), lo);
-    factorizations_ += cp.factorizations;
+    if (std::abs(change) >= 2 && options_.refine_fraction > 0.0 && options_.refine_fraction < 1.0) {
+      refine_step(follower, lo, candidates);
+    } else {
+      candidates.push_back({locate(follower.problem(), follower.previous(), follower.current(),
+                                   follower.factorization(), lo),
+                            Vector(), 0.0});
+    }
   } else {
+    CriticalPoint cp;
     cp.point_before = c->point_before;
     cp.point_after = c->point_after;
     cp.lambda_before = c->lambda_before;
     cp.lambda_after = c->lambda_after;
-    cp.negative_pivots_change = c->negative_pivots_after - c->negative_pivots_before;
+    cp.negative_pivots_change = change;
     cp.multiplicity = std::max(1, std::abs(cp.negative_pivots_change));
     cp.kind = cp.multiplicity > 1 ? CriticalKind::Multiple : CriticalKind::Limit;
     cp.q = follower.current().q;
     cp.lambda = follower.current().lambda;
     cp.message = "not located (critical.locate = false); kind not classified";
+    candidates.push_back({std::move(cp), Vector(), 0.0});
   }
+  std::vector<Found> found;
+  for (Candidate& cand : candidates) {
+    factorizations_ += cand.cp.factorizations;
+    Found f = record(std::move(cand.cp), branch);
+    if (cand.secant_q.size() > 0) {
+      f.secant_q = std::move(cand.secant_q);
+      f.secant_lambda = cand.secant_lambda;
+    } else {
+      f.secant_q = follower.current().q - follower.previous().q;
+      f.secant_lambda = follower.current().lambda - follower.previous().lambda;
+    }
+    found.push_back(std::move(f));
+  }
+  return found;
+}
+
+CriticalPointFinder::Found CriticalPointFinder::record(CriticalPoint cp, int branch) {
   cp.branches = {branch};
   if (cp.converged) {
     for (std::size_t k = 0; k < points_.size(); ++k) {
@@ -443,7 +642,10 @@ CriticalPointFinder::Found CriticalPointFinder::check(const continuation::PathFo
         continue;
       if (std::find(other.branches.begin(), other.branches.end(), branch) == other.branches.end()) {
         other.branches.push_back(branch);
-        return {static_cast<int>(k), false};
+        Found f;
+        f.index = static_cast<int>(k);
+        f.is_new = false;
+        return f;
       }
       cp.converged = false;
       cp.message = "Newton converged to " + other.id +
@@ -457,7 +659,10 @@ CriticalPointFinder::Found CriticalPointFinder::check(const continuation::PathFo
     case CriticalKind::Multiple: cp.id = "MP" + std::to_string(++multiples_); break;
   }
   points_.push_back(std::move(cp));
-  return {static_cast<int>(points_.size()) - 1, true};
+  Found f;
+  f.index = static_cast<int>(points_.size()) - 1;
+  f.is_new = true;
+  return f;
 }
 
 }  // namespace senda::critical

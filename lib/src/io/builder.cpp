@@ -562,6 +562,7 @@ void Builder::read_continuation(Setup& s) {
   k.tolerance = *c_.real("critical.tolerance");
   k.max_iterations = static_cast<int>(*c_.integer("critical.max_iterations"));
   k.bifurcation_tolerance = *c_.real("critical.bifurcation_tolerance");
+  k.refine_fraction = *c_.real("critical.refine_fraction");
 
   BranchSettings& b = s.branches;
   b.enabled = *c_.boolean("branches.switch");

@@ -41,6 +41,7 @@ critical::ExplorerOptions TraceRun::explorer_options() const {
   eo.finder.locate_options.tolerance = k.tolerance;
   eo.finder.locate_options.max_iterations = k.max_iterations;
   eo.finder.locate_options.bifurcation_tolerance = k.bifurcation_tolerance;
+  eo.finder.refine_fraction = k.refine_fraction;
   const BranchSettings& b = setup_.branches;
   eo.switch_branches = b.enabled && k.locate;
   eo.switch_at = b.at;

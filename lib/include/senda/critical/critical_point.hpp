@@ -89,7 +89,7 @@ struct CriticalPoint {
   double lambda_before = 0.0, lambda_after = 0.0;
   int negative_pivots_change = 0;  // after − before
   int multiplicity = 1;
-  int start_point = 0;   // the bracket point Newton started from
+  int start_point = 0;   // the bracket point Newton started from (−1: a sub-point of a refined step)
   long factorizations = 0;
   int pivot = -1;        // i of eᵢ
   double penalty = 0.0;  // ρ used
@@ -131,20 +131,33 @@ struct FinderOptions {
   DetectTest detect = DetectTest::Both;
   bool locate = true;  // false: report crossings as unlocated critical points
   LocateOptions locate_options;
+  // Step refinement (docs/theory.md §4, "Close critical points"): a step whose
+  // inertia changes by 2 or more is bisected on the path until every piece changes
+  // it by at most 1 (each simple crossing then located) or is shorter, in the
+  // scaled norm, than refine_fraction × the step; what remains is a multiple
+  // point. 0 turns the refinement off.
+  double refine_fraction = 1e-3;
 };
 
 // Watches paths: after each accepted step of a follower, call check(); when the
 // step crossed a critical point under the chosen test it is located (or reported
 // unlocated) and numbered LP1, LP2… / BP1… / MP1… in order of discovery. A point
 // located again on another branch is the same point, with a second branch reference.
+// A step that crossed several close points (|Δneg| ≥ 2) is refined and reports
+// each of them, in their order along the path.
 class CriticalPointFinder {
  public:
   struct Found {
-    int index = -1;      // into points(); −1: nothing this step
+    int index = -1;      // into points()
     bool is_new = false; // false: a point located before, reached from another branch
+    // Chord of the (sub-)bracket that located it: the direction of the path
+    // that reached the point (for the incoming tangent of a bifurcation point).
+    Vector secant_q;
+    double secant_lambda = 0.0;
   };
   explicit CriticalPointFinder(const FinderOptions& options) : options_(options) {}
-  Found check(const continuation::PathFollower& follower, int branch = 0);
+  // The points the last step of `follower` crossed, in path order (empty: none).
+  std::vector<Found> check(const continuation::PathFollower& follower, int branch = 0);
   const std::vector<CriticalPoint>& points() const { return points_; }
   std::vector<CriticalPoint>& points() { return points_; }
   const FinderOptions& options() const { return options_; }
@@ -153,6 +166,15 @@ class CriticalPointFinder {
   int adopt(const CriticalPoint& cp);
 
  private:
+  struct Candidate {
+    CriticalPoint cp;
+    Vector secant_q;
+    double secant_lambda = 0.0;
+  };
+  void refine_step(const continuation::PathFollower& follower, const LocateOptions& lo,
+                   std::vector<Candidate>& out);
+  Found record(CriticalPoint cp, int branch);
+
   FinderOptions options_;
   std::vector<CriticalPoint> points_;
   int limits_ = 0, bifurcations_ = 0, multiples_ = 0;

@@ -33,6 +33,7 @@ struct CriticalSettings {
   double tolerance = 1e-10;
   int max_iterations = 20;
   double bifurcation_tolerance = 1e-6;
+  double refine_fraction = 1e-3;  // step refinement of multiple crossings (0: off)
 };
 
 // The [branches] keys, for lib/critical/branch.
