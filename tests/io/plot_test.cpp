@@ -22,12 +22,8 @@ namespace fs = std::filesystem;
 namespace {
 const std::string kSource = SENDA_SOURCE_DIR;
 
-fs::path scratch(const std::string& name) {
-  const fs::path p = fs::path(SENDA_BINARY_DIR) / "tests-io-scratch" / "plot" / name;
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+// BUILD/tests-io-scratch/plot/<name>, empty.
+fs::path scratch(const std::string& name) { return senda::test::empty_scratch_dir("plot/" + name); }
 
 using senda::test::slurp;
 
