@@ -459,11 +459,13 @@ int main(int argc, char** argv) {
       else
         fmt::print(stderr, "trace: --plot: {}\n", r.message);
       if (!s.curves.empty()) {
-        // λ_cr against μ ([design] follow): DIR/curves.gp, curves.png/.svg.
+        // λ_cr against μ ([design] follow): DIR/curves.gp, curves.png/.svg; its
+        // own log, curves.log, so that plot.log keeps the first run's messages.
         senda::io::PlotFiles cf;
         cf.dir = out_dir;
         cf.script = out_dir / "curves.gp";
         cf.figures = {out_dir / "curves.png", out_dir / "curves.svg"};
+        cf.log = out_dir / "curves.log";
         bool written = true;
         try {
           senda::io::write_file_atomically(cf.script, senda::io::curves_plot_script(s.curves));

@@ -101,8 +101,7 @@ TEST_CASE("hinge input: a cantilever with a hinge is refused as a mechanism", "[
   text.erase(text.find("truss = 20 1 3 1\n"), 17);
   const Setup setup = build(Config::parse(text + "hinge = 2 10\n", "m.cfg"));
   TraceRun run(setup);
-  const fs::path dir = fs::path(SENDA_BINARY_DIR) / "tests-io-scratch" / "hinge-mechanism";
-  fs::remove_all(dir);
+  const fs::path dir = senda::test::scratch("hinge-mechanism");
   TraceEvents ev;
   try {
     run.run(dir, false, ev);

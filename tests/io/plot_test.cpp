@@ -22,12 +22,8 @@ namespace fs = std::filesystem;
 namespace {
 const std::string kSource = SENDA_SOURCE_DIR;
 
-fs::path scratch(const std::string& name) {
-  const fs::path p = fs::path(SENDA_BINARY_DIR) / "tests-io-scratch" / "plot" / name;
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
+// BUILD/tests-io-scratch/plot/<name>, empty.
+fs::path scratch(const std::string& name) { return senda::test::empty_scratch_dir("plot/" + name); }
 
 using senda::test::slurp;
 
@@ -171,6 +167,45 @@ TEST_CASE("plot: render_plot reports a missing, failing or silent program", "[io
     CHECK(r.exit_status == 0);
     CHECK_THAT(r.message, Catch::Contains("lambda_u_2_uy.png"));
   }
+}
+
+TEST_CASE("plot: plot.gp and critical.csv written atomically; a second script keeps its own log", "[io][plot]") {
+  const fs::path dir = scratch("logs");
+  write(dir / "path.csv", kPath);
+  // An old plot.gp is replaced whole, and no temporary file is left beside it.
+  write(dir / "plot.gp", "old script\n");
+  const PlotFiles f = write_plot_files(dir, small_summary());
+  CHECK(slurp(dir / "plot.gp") == plot_script(small_summary(), read_path_classes(dir / "path.csv")));
+  CHECK(slurp(dir / "critical.csv") == critical_csv(small_summary()));
+  CHECK_FALSE(fs::exists(dir / "plot.gp.tmp"));
+  CHECK_FALSE(fs::exists(dir / "critical.csv.tmp"));
+  CHECK(f.log.empty());
+
+  // A stand-in for gnuplot that says which script it was given, on stdout and stderr.
+  const fs::path fake = dir / "fake-gnuplot";
+  write(fake, "#!/bin/sh\necho \"stdout of $1\"\necho \"stderr of $1\" >&2\n");
+  fs::permissions(fake, fs::perms::owner_all);
+  const RenderResult r1 = render_plot(f, fake.string());
+  CHECK(r1.status == RenderStatus::MissingFigures);
+  CHECK(r1.log == dir / "plot.log");
+  CHECK(slurp(dir / "plot.log") == "stdout of plot.gp\nstderr of plot.gp\n");
+
+  PlotFiles cf;
+  cf.dir = dir;
+  cf.script = dir / "curves.gp";
+  cf.figures = {dir / "curves.png"};
+  cf.log = dir / "curves.log";
+  write(cf.script, "# curves\n");
+  const RenderResult r2 = render_plot(cf, fake.string());
+  CHECK(r2.status == RenderStatus::MissingFigures);
+  CHECK(r2.log == dir / "curves.log");
+  CHECK_THAT(r2.message, Catch::Contains("curves.log"));
+  CHECK(slurp(dir / "curves.log") == "stdout of curves.gp\nstderr of curves.gp\n");
+  // The first run's messages survive the second run.
+  CHECK(slurp(dir / "plot.log") == "stdout of plot.gp\nstderr of plot.gp\n");
+  // A log is rewritten, not appended to, by the next run of its own script.
+  render_plot(f, fake.string());
+  CHECK(slurp(dir / "plot.log") == "stdout of plot.gp\nstderr of plot.gp\n");
 }
 
 TEST_CASE("plot: von Mises rendered by gnuplot", "[io][plot][gnuplot]") {

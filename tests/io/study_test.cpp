@@ -21,17 +21,13 @@ namespace fs = std::filesystem;
 
 #include "io/test_files.hpp"
 
+using senda::test::scratch;
+
 namespace {
 const std::string kSource = SENDA_SOURCE_DIR;
 const double kC = 2.0 / (3.0 * std::sqrt(3.0));
 double limit_load(double h) { return kC * std::pow(h, 3) / std::pow(1 + h * h, 1.5); }
 double limit_slope(double h) { return 3 * kC * h * h / std::pow(1 + h * h, 2.5); }
-
-fs::path scratch(const std::string& name) {
-  const fs::path p = fs::path(SENDA_BINARY_DIR) / "tests-io-scratch" / name;
-  fs::remove_all(p);
-  return p;
-}
 }  // namespace
 
 TEST_CASE("trace with [design]: sensitivities in summary.json, curves of LP1 and LP2 on the closed form",

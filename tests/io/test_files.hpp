@@ -1,5 +1,5 @@
 #pragma once
-// Small file helpers shared by the io tests.
+// Small file helpers shared by the io tests (the test binary defines SENDA_BINARY_DIR).
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +13,22 @@ inline std::string slurp(const std::filesystem::path& p) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// BUILD/tests-io-scratch/<name> (name may hold a '/'), removed with whatever an
+// earlier run left in it and not created: a results directory that a test lets
+// trace create must not exist beforehand.
+inline std::filesystem::path scratch(const std::string& name) {
+  const std::filesystem::path p = std::filesystem::path(SENDA_BINARY_DIR) / "tests-io-scratch" / name;
+  std::filesystem::remove_all(p);
+  return p;
+}
+
+// The same, created empty, for a test that writes its own files into it.
+inline std::filesystem::path empty_scratch_dir(const std::string& name) {
+  const std::filesystem::path p = scratch(name);
+  std::filesystem::create_directories(p);
+  return p;
 }
 
 }  // namespace senda::test

@@ -20,12 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 const std::string kSource = SENDA_SOURCE_DIR;
 
-fs::path scratch(const std::string& name) {
-  const fs::path p = fs::path(SENDA_BINARY_DIR) / "tests-io-scratch" / name;
-  fs::remove_all(p);
-  return p;
-}
-
+using senda::test::scratch;
 using senda::test::slurp;
 
 int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }

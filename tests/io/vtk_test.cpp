@@ -21,16 +21,11 @@
 using namespace senda;
 using namespace senda::io;
 namespace fs = std::filesystem;
+using senda::test::scratch;
 using senda::test::slurp;
 
 namespace {
 const std::string kSource = SENDA_SOURCE_DIR;
-
-fs::path scratch(const std::string& name) {
-  const fs::path p = fs::path(SENDA_BINARY_DIR) / "tests-io-scratch" / name;
-  fs::remove_all(p);
-  return p;
-}
 
 // The value of attribute name in the tag text ("" if absent).
 std::string attribute(const std::string& tag, const std::string& name) {

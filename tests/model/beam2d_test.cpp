@@ -14,22 +14,13 @@
 
 using namespace senda;
 using namespace senda::model;
-using senda::testing::fd_gradient;
-using senda::testing::fd_jacobian;
 using senda::testing::taylor_remainder;
+using senda::testing::element_force;
+using senda::testing::element_tangent;
+using senda::testing::check_element_triad;
 
 namespace {
 
-Eigen::VectorXd force(const Beam2D& b, const Eigen::VectorXd& u) {
-  Eigen::VectorXd f(6);
-  b.compute(u, &f, nullptr);
-  return f;
-}
-Eigen::MatrixXd tangent(const Beam2D& b, const Eigen::VectorXd& u) {
-  Eigen::MatrixXd K(6, 6);
-  b.compute(u, nullptr, &K);
-  return K;
-}
 
 // Skew reference axis and three stiffnesses of different size, so that no
 // symmetry or cancellation hides a wrong term.
@@ -54,33 +45,12 @@ TEST_CASE("beam2d: force and tangent are the derivatives of the energy", "[model
     }
     if (sample == 0) u << 0.1, -0.2, 4.0, 0.3, 0.1, 3.9;  // both rotations beyond π
     INFO("sample " << sample << " u = " << u.transpose() << " e = " << beam.strains(u).transpose());
-    const Eigen::VectorXd f = force(beam, u);
-    const Eigen::MatrixXd K = tangent(beam, u);
-
-    // f = ∂W/∂u and K = ∂f/∂u: central differences with ε = 6e-6 L₀ (the rotations
-    // are of the same order as u/L₀ with L₀ ≈ 1) have errors ≈ 1e-10 relative; 1e-7
-    // leaves a margin while a wrong term (O(1) relative) fails by orders of magnitude.
-    const Eigen::VectorXd f_fd = fd_gradient([&](const Eigen::VectorXd& v) { return beam.energy(v); }, u, L0);
-    CHECK((f - f_fd).norm() <= 1e-7 * (f.norm() + 3.0));
-    const Eigen::MatrixXd K_fd = fd_jacobian([&](const Eigen::VectorXd& v) { return force(beam, v); }, u, L0);
-    CHECK((K - K_fd).norm() <= 1e-7 * (K.norm() + 3.0 / L0));
-    // Symmetric up to the rounding of the products BᵀDB (a few ulps).
-    CHECK((K - K.transpose()).norm() <= 1e-14 * K.norm());
-
     // Taylor remainder along a random direction: translations 0.1 L₀, rotations 0.1 rad.
     Eigen::VectorXd h = Eigen::VectorXd::NullaryExpr(6, [&] { return std::normal_distribution<>()(rng); });
     h *= 0.1 * L0 / h.norm();
-    const auto t = taylor_remainder([&](const Eigen::VectorXd& v) { return force(beam, v); }, K, u, h);
-    int measured = 0;
-    for (std::size_t k = 0; k < t.slope.size(); ++k) {
-      INFO("eps " << t.eps[k] << " remainder " << t.remainder[k] << " -> " << t.remainder[k + 1] << " slope "
-                  << t.slope[k]);
-      if (!t.above_roundoff[k]) continue;
-      ++measured;
-      CHECK(t.slope[k] >= 1.9);
-      CHECK(t.slope[k] <= 2.1);
-    }
-    CHECK(measured >= 3);
+    // Central differences with ε = 6e-6 L₀ (the rotations are of the same order as
+    // u/L₀ with L₀ ≈ 1); K symmetric up to the rounding of the products BᵀDB (a few ulps).
+    check_element_triad(beam, u, h, L0, 3.0, 1e-14);
   }
 }
 
@@ -93,14 +63,14 @@ TEST_CASE("beam2d: a tangent without its geometric part fails the Taylor test", 
   const Eigen::Vector3d s = beam.stress_resultants(u);
   REQUIRE(std::abs(s[0]) + std::abs(s[1]) > 0.1);
   // Remove the θθ block's geometric part, −L₀(N(1+ε) + Qγ)/4 (beam2d.hpp).
-  Eigen::MatrixXd K = tangent(beam, u);
+  Eigen::MatrixXd K = element_tangent(beam, u);
   const Eigen::Vector3d e = beam.strains(u);
   const double gtt = -0.25 * beam.reference_length() * (s[0] * (1 + e[0]) + s[1] * e[1]);
   for (int i : {2, 5})
     for (int j : {2, 5}) K(i, j) -= gtt;
   Eigen::VectorXd h(6);
   h << 0.01, 0.02, 0.05, -0.03, 0.01, -0.04;
-  const auto t = taylor_remainder([&](const Eigen::VectorXd& v) { return force(beam, v); }, K, u, h);
+  const auto t = taylor_remainder([&](const Eigen::VectorXd& v) { return element_force(beam, v); }, K, u, h);
   CHECK(t.slope.back() < 1.1);
 }
 
@@ -114,7 +84,7 @@ TEST_CASE("beam2d: rigid motions are stress-free", "[model][beam]") {
     Eigen::VectorXd u(6);
     u << 0.7, -1.3, 0.0, 0.7, -1.3, 0.0;
     CHECK(beam.strains(u).norm() <= 1e-15);
-    CHECK(force(beam, u).norm() <= 1e-13 * scale);
+    CHECK(element_force(beam, u).norm() <= 1e-13 * scale);
   }
   for (double alpha : {2.5, -2.5, 2.5 + 2 * std::numbers::pi, 4.0}) {
     SECTION("rotation by " + std::to_string(alpha)) {
@@ -126,14 +96,14 @@ TEST_CASE("beam2d: rigid motions are stress-free", "[model][beam]") {
       u << ua.x(), ua.y(), alpha, ub.x(), ub.y(), alpha;
       INFO("e = " << beam.strains(u).transpose());
       CHECK(beam.strains(u).norm() <= 1e-14);
-      CHECK(force(beam, u).norm() <= 1e-13 * scale);
+      CHECK(element_force(beam, u).norm() <= 1e-13 * scale);
       CHECK(beam.energy(u) <= 1e-26 * scale);
       // The tangent at the rotated state is the reference one rotated: Tᵀ K(0) T.
       Eigen::MatrixXd T = Eigen::MatrixXd::Identity(6, 6);
       T.block<2, 2>(0, 0) = R;
       T.block<2, 2>(3, 3) = R;
-      const Eigen::MatrixXd K0 = tangent(beam, Eigen::VectorXd::Zero(6));
-      CHECK((tangent(beam, u) - T * K0 * T.transpose()).norm() <= 1e-13 * K0.norm());
+      const Eigen::MatrixXd K0 = element_tangent(beam, Eigen::VectorXd::Zero(6));
+      CHECK((element_tangent(beam, u) - T * K0 * T.transpose()).norm() <= 1e-13 * K0.norm());
     }
   }
 }

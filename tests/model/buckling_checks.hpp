@@ -4,6 +4,7 @@
 // where the smallest eigenvalue of K vanishes (stepping, then bisection).
 #include <catch2/catch.hpp>
 #include <Eigen/Dense>
+#include <functional>
 
 #include "senda/model/model.hpp"
 
@@ -15,6 +16,15 @@ inline Eigen::MatrixXd dense_tangent(const Model& m, const Vector& q, double lam
   SparseMatrix K = m.tangent_pattern();
   m.tangent(q, lambda, K);
   return Eigen::MatrixXd(K);
+}
+
+// g(·, λ) of the model as a function of the state, for taylor_remainder and fd_jacobian.
+inline std::function<Eigen::VectorXd(const Eigen::VectorXd&)> residual_at(const Model& m, double lambda) {
+  return [&m, lambda](const Eigen::VectorXd& q) {
+    Vector g(m.size());
+    m.residual(q, lambda, g);
+    return Eigen::VectorXd(g);
+  };
 }
 
 inline double smallest_eigenvalue(const Model& m, const Vector& q, double lambda) {
@@ -62,6 +72,5 @@ inline double critical_load(const Model& m, double dl) {
   }
   return 0.5 * (lo + hi);
 }
-
 
 }  // namespace senda::testing

@@ -5,6 +5,7 @@
 //   r(ε) = ‖g(q + εh) − g(q) − ε K h‖ = ½ ε² ‖g''[h, h]‖ + O(ε³),
 // so log r against log ε has slope 2 until round-off (≈ eps·‖g‖) takes over.
 // A wrong K leaves an O(ε) term and the slope drops to 1.
+#include <catch2/catch.hpp>
 #include <Eigen/Core>
 #include <cmath>
 #include <functional>
@@ -12,6 +13,20 @@
 #include <vector>
 
 namespace senda::testing {
+
+// An element's internal force f(u) and tangent K(u) (Element::compute(u, f*, K*)).
+template <class Element>
+Eigen::VectorXd element_force(const Element& e, const Eigen::VectorXd& u) {
+  Eigen::VectorXd f(u.size());
+  e.compute(u, &f, nullptr);
+  return f;
+}
+template <class Element>
+Eigen::MatrixXd element_tangent(const Element& e, const Eigen::VectorXd& u) {
+  Eigen::MatrixXd K(u.size(), u.size());
+  e.compute(u, nullptr, &K);
+  return K;
+}
 
 // Central differences of a scalar function: error O(ε²) + O(eps/ε); ε = cbrt(eps)·scale balances them.
 inline Eigen::VectorXd fd_gradient(const std::function<double(const Eigen::VectorXd&)>& W, const Eigen::VectorXd& q,
@@ -65,6 +80,43 @@ inline TaylorResult taylor_remainder(const std::function<Eigen::VectorXd(const E
     t.above_roundoff.push_back(t.remainder[k] > t.roundoff && t.remainder[k + 1] > t.roundoff);
   }
   return t;
+}
+
+// The Taylor test's verdict: every slope between two ε above round-off is 2 to
+// within 0.1 (a wrong K gives ≈ 1), and at least three of them are measured, so
+// that at least three decades of ε speak.
+inline void check_second_order(const TaylorResult& t) {
+  int measured = 0;
+  for (std::size_t k = 0; k < t.slope.size(); ++k) {
+    INFO("eps " << t.eps[k] << " remainder " << t.remainder[k] << " -> " << t.remainder[k + 1] << " slope "
+                << t.slope[k]);
+    if (!t.above_roundoff[k]) continue;
+    ++measured;
+    CHECK(t.slope[k] >= 1.9);
+    CHECK(t.slope[k] <= 2.1);
+  }
+  CHECK(measured >= 3);
+}
+
+// The energy / force / tangent triad of an element at u (W = e.energy(u); f, K
+// from e.compute): f = ∂W/∂u and K = ∂f/∂u against central differences with
+// ε = 6e-6 L (L the element's length; errors ≈ 1e-10 relative, so the bound 1e-7
+// leaves a margin while a wrong term, O(1) relative, fails by orders of
+// magnitude; `stiffness`, the element's largest stiffness, keeps the bound
+// meaningful where f is small), K symmetric to symmetry_tol ‖K‖, and the Taylor
+// remainder of f along h of second order (check_second_order).
+template <class Element>
+void check_element_triad(const Element& e, const Eigen::VectorXd& u, const Eigen::VectorXd& h, double L,
+                         double stiffness, double symmetry_tol) {
+  const auto f_of = [&](const Eigen::VectorXd& v) { return element_force(e, v); };
+  const Eigen::VectorXd f = f_of(u);
+  const Eigen::MatrixXd K = element_tangent(e, u);
+  const Eigen::VectorXd f_fd = fd_gradient([&](const Eigen::VectorXd& v) { return e.energy(v); }, u, L);
+  CHECK((f - f_fd).norm() <= 1e-7 * (f.norm() + stiffness));
+  const Eigen::MatrixXd K_fd = fd_jacobian(f_of, u, L);
+  CHECK((K - K_fd).norm() <= 1e-7 * (K.norm() + stiffness / L));
+  CHECK((K - K.transpose()).norm() <= symmetry_tol * K.norm());
+  check_second_order(taylor_remainder(f_of, K, u, h));
 }
 
 }  // namespace senda::testing

@@ -9,19 +9,8 @@ using namespace senda::model;
 using senda::testing::fd_gradient;
 using senda::testing::fd_jacobian;
 using senda::testing::taylor_remainder;
-
-namespace {
-Eigen::VectorXd force(const LinearSpring& s, const Eigen::VectorXd& u) {
-  Eigen::VectorXd f(u.size());
-  s.compute(u, &f, nullptr);
-  return f;
-}
-Eigen::MatrixXd tangent(const LinearSpring& s, const Eigen::VectorXd& u) {
-  Eigen::MatrixXd K(u.size(), u.size());
-  s.compute(u, nullptr, &K);
-  return K;
-}
-}  // namespace
+using senda::testing::element_force;
+using senda::testing::element_tangent;
 
 TEST_CASE("linear spring: force and tangent are the derivatives of the energy", "[model][spring]") {
   const double k = 4.5;
@@ -36,28 +25,28 @@ TEST_CASE("linear spring: force and tangent are the derivatives of the energy", 
         Eigen::VectorXd u(m);
         for (int i = 0; i < m; ++i) u[i] = U(rng);
         INFO("u = " << u.transpose());
-        const Eigen::VectorXd f = force(spring, u);
-        const Eigen::MatrixXd K = tangent(spring, u);
+        const Eigen::VectorXd f = element_force(spring, u);
+        const Eigen::MatrixXd K = element_tangent(spring, u);
         // Closed forms: W = ½ k s², s = u_b − u_a (or u_a to ground).
         const double s = to_ground ? u[0] : u[1] - u[0];
         CHECK(spring.energy(u) == Approx(0.5 * k * s * s).epsilon(1e-15));
         // W is quadratic, so central differences are exact up to round-off (≈ 1e-10 with ε = 6e-6).
         CHECK((f - fd_gradient([&](const Eigen::VectorXd& v) { return spring.energy(v); }, u, 1.0)).norm() <=
               1e-8 * k);
-        CHECK((K - fd_jacobian([&](const Eigen::VectorXd& v) { return force(spring, v); }, u, 1.0)).norm() <=
+        CHECK((K - fd_jacobian([&](const Eigen::VectorXd& v) { return element_force(spring, v); }, u, 1.0)).norm() <=
               1e-8 * k);
         // f is linear: the Taylor remainder is round-off only for every ε (no order to
         // measure; a wrong K would leave ε‖δK h‖ ≥ 1e-7 at ε = 1e-6).
         Eigen::VectorXd h = Eigen::VectorXd::Constant(m, 0.3);
         h[0] = -0.7;
-        const auto t = taylor_remainder([&](const Eigen::VectorXd& v) { return force(spring, v); }, K, u, h);
+        const auto t = taylor_remainder([&](const Eigen::VectorXd& v) { return element_force(spring, v); }, K, u, h);
         for (double r : t.remainder) CHECK(r <= 1e-13 * k);
       }
       // Node–node: equal and opposite; a common displacement is stress-free.
       if (!to_ground) {
         const Eigen::Vector2d same(0.8, 0.8);
-        CHECK(force(spring, same).norm() == 0.0);
-        const Eigen::VectorXd f = force(spring, Eigen::Vector2d(0.1, 0.4));
+        CHECK(element_force(spring, same).norm() == 0.0);
+        const Eigen::VectorXd f = element_force(spring, Eigen::Vector2d(0.1, 0.4));
         CHECK(f[0] == Approx(-k * 0.3));
         CHECK(f[1] == Approx(k * 0.3));
       }

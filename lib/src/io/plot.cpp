@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -77,13 +76,6 @@ double number(const std::string& field) {
   const double v = std::strtod(field.c_str(), &end);
   if (field.empty() || end != field.c_str() + field.size()) throw std::invalid_argument(field);
   return v;
-}
-
-void write_text(const fs::path& file, const std::string& text) {
-  std::FILE* out = std::fopen(file.string().c_str(), "w");
-  if (!out) throw OutputError(file.string() + ": cannot write: " + std::strerror(errno));
-  const std::size_t n = std::fwrite(text.data(), 1, text.size(), out);
-  if (std::fclose(out) != 0 || n != text.size()) throw OutputError(file.string() + ": write failed");
 }
 
 }  // namespace
@@ -365,8 +357,8 @@ PlotFiles write_plot_files(const fs::path& dir, const TraceSummary& s, const Plo
   f.critical = dir / "critical.csv";
   for (const std::string& name : figure_names(s)) f.figures.push_back(dir / name);
   const PathClasses classes = read_path_classes(dir / "path.csv");
-  write_text(f.critical, critical_csv(s));
-  write_text(f.script, plot_script(s, classes, options));
+  write_file_atomically(f.critical, critical_csv(s));
+  write_file_atomically(f.script, plot_script(s, classes, options));
   return f;
 }
 
@@ -383,7 +375,7 @@ const char* to_string(RenderStatus s) {
 RenderResult render_plot(const PlotFiles& files, const std::string& gnuplot) {
   RenderResult r;
   const fs::path dir = fs::absolute(files.dir);
-  r.log = dir / "plot.log";
+  r.log = files.log.empty() ? dir / "plot.log" : fs::absolute(files.log);
   const std::string log = r.log.string(), dir_s = dir.string(), script = files.script.filename().string();
   const std::string rerun = fmt::format("run 'gnuplot {}' in {} to draw the figures", script, dir_s);
 

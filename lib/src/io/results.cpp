@@ -11,8 +11,9 @@ namespace senda::io {
 namespace fs = std::filesystem;
 
 namespace {
-const char* kOwnFiles[] = {"path.csv", "summary.json", "summary.json.tmp", "plot.gp", "critical.csv", "plot.log",
-                           "curves.gp", "curves.png", "curves.svg", "imperfection.csv", "imperfection.json"};
+const char* kOwnFiles[] = {"path.csv",   "summary.json", "summary.json.tmp", "plot.gp",          "critical.csv",
+                           "plot.log",   "curves.gp",    "curves.png",       "curves.svg",       "curves.log",
+                           "imperfection.csv", "imperfection.json"};
 }
 
 void check_output_dir(const fs::path& dir, bool overwrite) {

@@ -62,6 +62,10 @@ struct PlotFiles {
   std::filesystem::path script;                // DIR/plot.gp
   std::filesystem::path critical;              // DIR/critical.csv
   std::vector<std::filesystem::path> figures;  // DIR/lambda_<column>.png and .svg
+  // gnuplot's stdout and stderr, truncated by each render_plot; empty: DIR/plot.log.
+  // A second script rendered into the same DIR names its own log (trace's
+  // curves.gp: DIR/curves.log) so that it does not overwrite plot.gp's messages.
+  std::filesystem::path log;
 };
 
 // Writes DIR/critical.csv and DIR/plot.gp for the results already in DIR
@@ -81,12 +85,12 @@ struct RenderResult {
   RenderStatus status = RenderStatus::GnuplotFailed;
   int exit_status = -1;       // gnuplot's exit status (-1 when not started or killed)
   std::string message;        // one line for the user: what happened and what to do
-  std::filesystem::path log;  // DIR/plot.log: gnuplot's stdout and stderr
+  std::filesystem::path log;  // PlotFiles::log (default DIR/plot.log): gnuplot's stdout and stderr
 };
 
 // Runs `<gnuplot> plot.gp` with DIR as its working directory (posix_spawnp, so
 // `gnuplot` is looked up on PATH; an absolute path also works), its output to
-// DIR/plot.log, and waits for it.
+// files.log (default DIR/plot.log, truncated first), and waits for it.
 RenderResult render_plot(const PlotFiles& files, const std::string& gnuplot = "gnuplot");
 
 }  // namespace senda::io
