@@ -25,6 +25,7 @@
 #include "senda/critical/critical_point.hpp"
 #include "senda/critical/design.hpp"
 #include "problems/rigid_bar_models.hpp"
+#include <memory>
 
 using namespace senda;
 using namespace senda::continuation;
@@ -161,6 +162,41 @@ TEST_CASE("von Mises apex imperfection 1e-6 and 1e-8: a located limit point, not
     CHECK(std::abs(-cp->q[1] - ref.w) <= 1e-8);
     CHECK(cp->lambda < Pb);
   }
+}
+
+TEST_CASE("imperfection study of the apex-imperfect von Mises truss: a maximum load down to 1e-8",
+          "[critical][imperfect][design]") {
+  // The path of tests/design/von-mises-mode-imperfect.cfg from λ = 0: displacement
+  // control on the apex drop, steps 5e-4 (up to 1e-3). Below ε ≈ 1e-5 it steps over
+  // the maximum onto the complementary path (a bifurcation bracket by its signs);
+  // the study re-traces that step with shorter steps until the maximum is bracketed.
+  const FunctionFamily fam([](double e) -> std::shared_ptr<const Problem> { return imperfect(e).build(); });
+  Options o;
+  o.constraint = ConstraintKind::DisplacementControl;
+  o.control_dof = 1;
+  o.initial_load_increment = 0.0005;
+  o.max_step_ratio = 2;
+  o.max_steps = 2000;
+  o.monitor_dof = 1;
+  o.max_displacement = 0.7;
+  const double Pb = imperfect(0).bifurcation_load();
+  const std::vector<double> amplitudes{1e-8, 1e-6, 1e-5, 1e-4, 1e-3};
+  const ImperfectionStudy st = imperfection_sensitivity(fam, amplitudes, Pb, o, {});
+  REQUIRE(st.points.size() == amplitudes.size());
+  for (const ImperfectionPoint& p : st.points) {
+    INFO("eps = " << p.amplitude << ": " << p.message);
+    REQUIRE(p.found);
+    CHECK(std::abs(p.lambda_max - limit_point(p.amplitude).lambda) <= 1e-10 * Pb);
+  }
+  // 1e-8 and 1e-6 needed the re-trace, 1e-3 not.
+  CHECK(st.points[0].message.find("re-tracing") != std::string::npos);
+  CHECK(st.points[1].message.find("re-tracing") != std::string::npos);
+  CHECK(st.points[4].message.empty());
+  INFO(st.fit.message);
+  REQUIRE(st.fit.valid);
+  CHECK(st.fit.points == 5);
+  CHECK(std::abs(st.fit.exponent - 2.0 / 3.0) <= 2e-3);
+  CHECK(st.fit.coefficient == Approx(0.4072).epsilon(5e-3));
 }
 
 TEST_CASE("bracket evidence: the signs of det K and of the bordered determinant", "[critical][imperfect]") {
