@@ -330,6 +330,11 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
       curve.termination = "max_points";
       break;
     }
+    if (options.stop_requested && options.stop_requested()) {
+      curve.termination = "interrupted";
+      curve.message = "interrupted after " + std::to_string(curve.points.size()) + " points";
+      break;
+    }
     const CurvePoint& last = curve.points.back();
     const Eigen::Vector2d X = plane.scaled(last.mu, last.lambda);
     const Eigen::Vector2d P = X + h * tau;
