@@ -202,6 +202,26 @@ TEST_CASE("limit-point curve of a one-unknown problem (apex held in x): rho stay
   for (const CurvePoint& p : curve.points) CHECK(std::abs(p.lambda - limit_load(p.mu)) <= 1e-9 * limit_load(p.mu));
 }
 
+TEST_CASE("curve of critical points: a stop request ends it at the next point, the points kept",
+          "[design][curve][interrupt]") {
+  const FunctionFamily fam = von_mises_family();
+  const CriticalPoint lp = first_point(*fam.at(1.0), truss_path());
+  REQUIRE(lp.kind == CriticalKind::Limit);
+  for (int k : {0, 1, 5}) {
+    CurveOptions co;
+    co.mu_max = 2.5;
+    int polls = 0;
+    co.stop_requested = [&] { return ++polls > k; };
+    const CriticalCurve curve = follow_critical_curve(fam, 1.0, lp, co);
+    INFO("k = " << k << ": " << curve.message);
+    CHECK(curve.termination == "interrupted");
+    CHECK(polls == k + 1);
+    REQUIRE(curve.points.size() == static_cast<std::size_t>(k + 1));  // the start and k more
+    CHECK(curve.message == "interrupted after " + std::to_string(k + 1) + " points");
+    for (const CurvePoint& p : curve.points) CHECK(std::abs(p.lambda - limit_load(p.mu)) <= 1e-9 * limit_load(p.mu));
+  }
+}
+
 TEST_CASE("von Mises truss: bifurcation curve turns in h at sqrt 2 onto the mirror bifurcation",
           "[design][curve]") {
   const FunctionFamily fam = von_mises_family();

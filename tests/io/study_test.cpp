@@ -91,6 +91,57 @@ TEST_CASE("trace with [design]: sensitivities in summary.json, curves of LP1 and
   }
 }
 
+TEST_CASE("[design] follow: a stop request inside a curve keeps its points and ends the run as interrupted",
+          "[io][study][interrupt]") {
+  const Setup setup = load(kSource + "/tests/design/von-mises-h.cfg",
+                           {"design.follow=LP1,LP2", "design.mu_min=0.3", "design.mu_max=1.2"});
+  TraceRun run(setup);
+  const fs::path dir = scratch("study-interrupted");
+  TraceEvents ev;
+  bool in_curve = false;
+  int polls = 0, curves_done = 0;
+  ev.on_curve_start = [&](const TraceRun&, const CurveResult&) { in_curve = true; };
+  ev.on_curve = [&](const TraceRun&, const CurveResult&) { ++curves_done; };
+  // The path itself runs to its end; inside the first curve the fourth poll stops:
+  // the start point and three more.
+  ev.stop_requested = [&] { return in_curve && ++polls > 3; };
+  const TraceSummary s = run.run(dir, false, ev);
+  CHECK(s.termination == continuation::Termination::Interrupted);
+  CHECK(exit_code(s.termination) == 130);
+  REQUIRE(s.critical_points.size() == 2);
+  REQUIRE(s.curves.size() == 1);  // LP1 up; the other three not started
+  CHECK(curves_done == 1);
+  const CurveResult& c = s.curves[0];
+  CHECK(c.point == "LP1");
+  CHECK(c.curve.termination == "interrupted");
+  CHECK(c.curve.message == "interrupted after 4 points");
+  REQUIRE(c.curve.points.size() == 4);
+  for (const critical::CurvePoint& p : c.curve.points)
+    CHECK(std::abs(p.lambda - limit_load(p.mu)) <= 1e-9 * limit_load(p.mu));
+  CHECK(c.curve.points.back().mu > 0.5);
+
+  // The curve file holds those points; summary.json says interrupted.
+  const nlohmann::json j = nlohmann::json::parse(senda::test::slurp(dir / "summary.json"));
+  CHECK(j["termination"] == "interrupted");
+  REQUIRE(j["curves"].size() == 1);
+  CHECK(j["curves"][0]["termination"] == "interrupted");
+  CHECK(j["curves"][0]["points"] == 4);
+  std::istringstream csv(senda::test::slurp(dir / j["curves"][0]["file"].get<std::string>()));
+  std::string line;
+  std::getline(csv, line);
+  CHECK(line == "point,h,lambda,kind,iterations,residual,arclength,u_2_uy");
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    std::istringstream f(line);
+    std::string cell[3];
+    for (auto& x : cell) std::getline(f, x, ',');
+    CHECK(std::stod(cell[1]) == Approx(c.curve.points[rows].mu).epsilon(1e-15));
+    CHECK(std::stod(cell[2]) == Approx(c.curve.points[rows].lambda).epsilon(1e-15));
+    ++rows;
+  }
+  CHECK(rows == 4);
+}
+
 TEST_CASE("[design] follow: a point the run did not find is a curve with bad_start, not an error",
           "[io][study]") {
   const Setup setup = load(kSource + "/tests/design/von-mises-h.cfg", {"design.follow=BP7", "design.direction=up"});

@@ -235,6 +235,7 @@ struct VonMisesTruss {
   double a = 1.0, h = 2.0, EA = 1.0;
   bool sway = true;                  // false: apex ux fixed (the symmetric path only)
   double horizontal_dead_load = 0.0; // an imperfection at the apex, not scaled by λ
+  double apex_offset = 0.0;          // a geometric imperfection: the apex at (apex_offset, h)
   model::StrainMeasure measure = model::StrainMeasure::GreenLagrange;
   double L0() const { return std::sqrt(a * a + h * h); }
   // Load on the symmetric path for an apex drop w.
@@ -248,7 +249,7 @@ struct VonMisesTruss {
     using model::Component;
     auto m = std::make_unique<model::Model>(2);
     const int n1 = m->add_node(1, {-a, 0, 0});
-    const int n2 = m->add_node(2, {0, h, 0});
+    const int n2 = m->add_node(2, {apex_offset, h, 0});
     const int n3 = m->add_node(3, {a, 0, 0});
     m->add_element(std::make_unique<model::TrussBar>(1, 2, n1, n2, m->node_position(n1), m->node_position(n2), EA,
                                                      measure));

@@ -330,6 +330,11 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
       curve.termination = "max_points";
       break;
     }
+    if (options.stop_requested && options.stop_requested()) {
+      curve.termination = "interrupted";
+      curve.message = "interrupted after " + std::to_string(curve.points.size()) + " points";
+      break;
+    }
     const CurvePoint& last = curve.points.back();
     const Eigen::Vector2d X = plane.scaled(last.mu, last.lambda);
     const Eigen::Vector2d P = X + h * tau;
@@ -504,9 +509,11 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
 // ---------------------------------------------------------------------------
 // Imperfection sensitivity
 
-std::optional<CriticalPoint> first_critical_point(const Problem& problem, const Vector& q0, double lambda0,
-                                                  const continuation::Options& path, const FinderOptions& finder,
-                                                  std::string* why) {
+namespace {
+// first_critical_point(), also giving the path point before the bracket.
+std::optional<CriticalPoint> first_point_and_before(const Problem& problem, const Vector& q0, double lambda0,
+                                                    const continuation::Options& path, const FinderOptions& finder,
+                                                    std::string* why, continuation::PathPoint* before) {
   continuation::PathFollower follower(problem, path);
   CriticalPointFinder f(finder);
   if (!follower.start(q0, lambda0)) {
@@ -517,14 +524,25 @@ std::optional<CriticalPoint> first_critical_point(const Problem& problem, const 
     if (!follower.advance()) continue;
     const std::vector<CriticalPointFinder::Found> found = f.check(follower);
     if (found.empty()) continue;
-    const CriticalPoint& cp = f.points()[found.front().index];  // the first along the path
-    if (cp.converged) return cp;
-    if (why) *why = cp.id + " not located: " + cp.message;
-    return std::nullopt;
+    // The first along the path, returned also when not located (converged = false).
+    if (before) *before = follower.previous();
+    return f.points()[found.front().index];
   }
   if (why) *why = "the path ended (" + std::string(continuation::to_string(follower.termination())) + ": " +
                   follower.message() + ") before a critical point";
   return std::nullopt;
+}
+}  // namespace
+
+std::optional<CriticalPoint> first_critical_point(const Problem& problem, const Vector& q0, double lambda0,
+                                                  const continuation::Options& path, const FinderOptions& finder,
+                                                  std::string* why) {
+  std::optional<CriticalPoint> cp = first_point_and_before(problem, q0, lambda0, path, finder, why, nullptr);
+  if (cp && !cp->converged) {
+    if (why) *why = cp->id + " not located: " + cp->message;
+    return std::nullopt;
+  }
+  return cp;
 }
 
 PowerLaw fit_power_law(const std::vector<double>& x, const std::vector<double>& y) {
@@ -554,6 +572,11 @@ PowerLaw fit_power_law(const std::vector<double>& x, const std::vector<double>& 
   return fit;
 }
 
+namespace {
+constexpr double kRetraceFactor = 8.0;
+constexpr int kMaxRetraces = 6;
+}  // namespace
+
 ImperfectionStudy imperfection_sensitivity(const ProblemFamily& family, const std::vector<double>& amplitudes,
                                            double lambda_perfect, const continuation::Options& path,
                                            const FinderOptions& finder) {
@@ -565,15 +588,48 @@ ImperfectionStudy imperfection_sensitivity(const ProblemFamily& family, const st
     ip.amplitude = eps;
     std::string why;
     std::optional<CriticalPoint> cp;
+    int retraces = 0;
     try {
       const std::shared_ptr<const Problem> p = family.at(eps);
-      cp = first_critical_point(*p, Vector::Zero(p->size()), 0.0, path, finder, &why);
+      continuation::PathPoint before;
+      cp = first_point_and_before(*p, Vector::Zero(p->size()), 0.0, path, finder, &why, &before);
+      // An imperfect structure has no bifurcation: a bifurcation bracket on its path
+      // is a step over the maximum onto the complementary path, whose signs look like
+      // a bifurcation crossed (docs/theory.md §4), or a bracket whose point is not
+      // located (a maximum outside it). Re-trace from the point before the bracket
+      // with steps 8 times shorter, until the maximum is bracketed and located.
+      continuation::Options fine = path;
+      while (eps != 0.0 && cp && (cp->kind == CriticalKind::Bifurcation || !cp->converged) &&
+             cp->kind != CriticalKind::Multiple && retraces < kMaxRetraces) {
+        ++retraces;
+        fine.initial_load_increment /= kRetraceFactor;
+        continuation::PathPoint b = before;
+        std::string w;
+        std::optional<CriticalPoint> again = first_point_and_before(*p, b.q, b.lambda, fine, finder, &w, &before);
+        if (!again) {
+          why = cp->id + ": the first critical point is not a located limit point; re-traced with steps / " +
+                std::to_string(static_cast<long>(std::pow(kRetraceFactor, retraces))) + ": " + w;
+          cp.reset();
+          break;
+        }
+        cp = again;
+      }
+      if (cp && !cp->converged) {
+        why = cp->id + " not located: " + cp->message;
+        if (retraces > 0)
+          why += " (re-traced with steps / " + std::to_string(static_cast<long>(std::pow(kRetraceFactor, retraces))) +
+                 ")";
+        cp.reset();
+      }
     } catch (const std::exception& e) {
       why = std::string("the model failed at this amplitude: ") + e.what();
     }
     if (cp && cp->kind == CriticalKind::Limit) {
       ip.found = true;
       ip.lambda_max = cp->lambda;
+      if (retraces > 0)
+        ip.message = "the path stepped over the maximum; bracketed after re-tracing with steps / " +
+                     std::to_string(static_cast<long>(std::pow(kRetraceFactor, retraces)));
       const double drop = 1.0 - ip.lambda_max / lambda_perfect;
       if (eps > 0 && drop > 0) {
         xs.push_back(eps);

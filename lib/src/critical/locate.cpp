@@ -35,6 +35,26 @@ const char* to_string(CriticalKind k) {
   return "?";
 }
 
+const char* to_string(BracketEvidence e) {
+  switch (e) {
+    case BracketEvidence::None: return "none";
+    case BracketEvidence::Limit: return "limit";
+    case BracketEvidence::Bifurcation: return "bifurcation";
+  }
+  return "?";
+}
+
+BracketEvidence bracket_evidence(const continuation::PathPoint& before, const continuation::PathPoint& after) {
+  // A point built without the follower's signs (0) says nothing.
+  if (before.det_sign == 0 || after.det_sign == 0 || before.bordered_sign == 0 || after.bordered_sign == 0)
+    return BracketEvidence::None;
+  const bool det_changed = before.det_sign != after.det_sign;
+  const bool bordered_changed = before.bordered_sign != after.bordered_sign;
+  if (bordered_changed) return BracketEvidence::Bifurcation;
+  if (det_changed) return BracketEvidence::Limit;  // and so t_λ changed sign (eq. 3.2)
+  return BracketEvidence::None;
+}
+
 bool detected(const continuation::Crossing& c, DetectTest test) {
   const bool inertia = c.negative_pivots_before != c.negative_pivots_after;
   // The bordered-determinant test is part of every choice: it is the one that sees
@@ -171,8 +191,31 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
   const Vector phi0 = from_before ? Vector(ea->x.col(ka)) : Vector(eb->x.col(kb));
   const long start_factorizations = cp.factorizations;
   const double lambda_span = std::max({std::abs(after.lambda - before.lambda), 1e-300});
-  CriticalPoint located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Auto, options);
-  if (!located.converged && located.system == "SPB" && located.message.find("unfolded") != std::string::npos) {
+  const BracketEvidence evidence = bracket_evidence(before, after);
+  CriticalPoint located;
+  if (evidence == BracketEvidence::Limit) {
+    // det K changed and the bordered determinant did not: λ turned back between the
+    // two points, which a simple bifurcation crossed along the path never does. SPL
+    // alone, and a limit point whatever φᵀr: near the bifurcation of the perfect
+    // structure φᵀr of an imperfect one is small, and SPB would find the perturbed
+    // bifurcation (γ ≈ the imperfection) instead.
+    located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Limit, options);
+    if (located.converged) {
+      located.kind = CriticalKind::Limit;
+      located.message += " (a limit point by the bracket's signs: det K changed, the bordered determinant not)";
+    } else {
+      // SPL failed: the classification by φᵀr, as for a bracket without signs.
+      const long spent = located.factorizations;
+      const std::string why = located.message;
+      located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Auto, options);
+      located.factorizations += spent;
+      located.message += " (after SPL alone failed: " + why + ")";
+    }
+  } else {
+    located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Auto, options);
+  }
+  if (evidence != BracketEvidence::Limit && !located.converged && located.system == "SPB" &&
+      located.message.find("unfolded") != std::string::npos) {
     // A limit point with a small φᵀr (an imperfect structure near its bifurcation)
     // sent SPL over to SPB, which found the unfolded point γ ≠ 0: retry as SPL only.
     const long spent = located.factorizations;
@@ -192,6 +235,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
   located.negative_pivots_change = cp.negative_pivots_change;
   located.multiplicity = cp.multiplicity;
   located.start_point = start.index;
+  located.evidence = evidence;
   located.factorizations += start_factorizations;
   if (!located.converged) return located;
   const double span = (after.q - before.q).norm();

@@ -103,7 +103,8 @@ const std::vector<OptionSpec>& option_table() {
       {"critical.max_iterations", T::Integer, "20", "[1, 1000]", false,
        "critical points: Newton iterations on the augmented system"},
       {"critical.bifurcation_tolerance", T::Real, "1e-6", "(0, 1)", false,
-       "critical points: |phi.r|/(|phi||r|) below this classifies a bifurcation"},
+       "critical points: |phi.r|/(|phi||r|) below this classifies a bifurcation (not where det K changes "
+       "and the bordered determinant does not: a limit point)"},
       {"critical.refine_fraction", T::Real, "1e-3", "[0, 1)", false,
        "critical points: a step crossing 2+ eigenvalues is bisected down to this fraction of it (0: off)"},
       // [branches]  branch switching at located simple bifurcation points (lib/critical/branch)

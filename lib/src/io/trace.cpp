@@ -306,7 +306,8 @@ TraceSummary TraceRun::run(const fs::path& out_dir, bool overwrite, TraceEvents&
   write_summary(out_dir / "summary.json", s);
   if (s.termination != Termination::Interrupted && setup_.config) {
     run_design(out_dir, s, events);
-    if (!s.curves.empty() || !s.sensitivities.empty()) write_summary(out_dir / "summary.json", s);
+    if (!s.curves.empty() || !s.sensitivities.empty() || s.termination == Termination::Interrupted)
+      write_summary(out_dir / "summary.json", s);
   }
   return s;
 }
@@ -335,7 +336,13 @@ void TraceRun::run_design(const fs::path& out_dir, TraceSummary& s, TraceEvents&
       if (std::find(names.begin(), names.end(), ps.parameter) != names.end()) s.sensitivities[k].push_back(ps);
   }
   // Curves λ_cr(μ) of the points asked for, μ = the first design parameter (eq. 8.4).
-  const critical::CurveOptions co = curve_options(config, setup_);
+  critical::CurveOptions co = curve_options(config, setup_);
+  // Ctrl-C inside a curve: it ends at the next point, the points so far kept.
+  co.stop_requested = events.stop_requested;
+  auto interrupted = [&s] {
+    s.termination = Termination::Interrupted;
+    s.message += "; interrupted during the curves of critical points";
+  };
   const std::string dir = config.text("design.direction").value_or("both");
   std::vector<int> directions;
   if (dir != "down") directions.push_back(+1);
@@ -363,8 +370,12 @@ void TraceRun::run_design(const fs::path& out_dir, TraceSummary& s, TraceEvents&
         write_curve(out_dir, c, setup_);
       }
       if (events.on_curve) events.on_curve(*this, c);
+      const bool stopped = c.curve.termination == "interrupted";
       s.curves.push_back(std::move(c));
-      if (events.stop_requested && events.stop_requested()) return;
+      if (stopped || (events.stop_requested && events.stop_requested())) {
+        interrupted();
+        return;
+      }
     }
   }
 }

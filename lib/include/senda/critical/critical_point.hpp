@@ -40,13 +40,18 @@ std::optional<DetectTest> detect_test_from_string(const std::string& s);
 enum class CriticalKind { Limit, Bifurcation, Multiple };
 const char* to_string(CriticalKind k);
 
+// What the signs at the ends of a bracket say (bracket_evidence() below).
+enum class BracketEvidence { None, Limit, Bifurcation };
+const char* to_string(BracketEvidence e);
+
 // Whether the crossing counts under the chosen test.
 bool detected(const continuation::Crossing& c, DetectTest test);
 
 struct LocateOptions {
   double tolerance = 1e-10;              // on the scaled augmented residual (eq. 4.8)
   int max_iterations = 20;               // Newton iterations on SPL/SPB (re-joining points may need 10+)
-  double bifurcation_tolerance = 1e-6;   // ε_b on |φᵀr| / (‖φ‖ r_s), see CriticalPoint::phi_dot_r
+  double bifurcation_tolerance = 1e-6;   // ε_b on |φᵀr| / (‖φ‖ r_s), see CriticalPoint::phi_dot_r;
+                                         // not used for a bracket that is a limit point by its signs
   double penalty = 0.0;                  // ρ; 0 = mean |diag K| + |K_ii| at the start
   double penalty_floor = 0.0;            // lower bound of that ρ: a start at a critical point of a
                                          // one-unknown problem has K ≈ 0 (curves of critical points)
@@ -85,6 +90,7 @@ struct CriticalPoint {
   int newton_iterations = 0;
   std::vector<double> residual_history;  // scaled residual at the start and after each iteration
   double phi_dot_r = 0.0;                // |φᵀr| / (‖φ‖ r_s), r_s = max(‖r‖, force scale / max(1,|λ|))
+  BracketEvidence evidence = BracketEvidence::None;  // what the bracket's signs said (locate() only)
   int point_before = 0, point_after = 0;  // bracket on the path
   double lambda_before = 0.0, lambda_after = 0.0;
   int negative_pivots_change = 0;  // after − before
@@ -99,9 +105,23 @@ struct CriticalPoint {
   bool switched = false;      // a secondary branch was started (or arrived) here
 };
 
+// What the signs at the two ends of a bracket say of the point crossed
+// (docs/theory.md §4, classification), with sign t_λ = bordered_sign · det_sign (eq. 3.2):
+//   det K changes, bordered determinant does not (t_λ changes: λ extremal)  → Limit
+//   bordered determinant changes (det K with t_λ fixed: a bifurcation crossed along
+//   the path; or t_λ with det K fixed: one reached where λ is extremal)   → Bifurcation
+//   a sign unknown (0) at either end, or neither changes                     → None
+// Limit is conclusive (a simple bifurcation always changes the bordered sign);
+// Bifurcation only says that the point may be one: φᵀr decides.
+BracketEvidence bracket_evidence(const continuation::PathPoint& before, const continuation::PathPoint& after);
+
 // Locates the critical point bracketed by `before` and `after` (consecutive path
 // points), given the factorization of K at `after`. Never throws for a numerical
 // outcome: a failure is a CriticalPoint with converged = false and a message.
+// Classification: a Limit bracket (bracket_evidence) is located with SPL alone and is
+// a limit point whatever φᵀr (an imperfect structure near its bifurcation has a small
+// one); otherwise Newton starts on SPL, may switch to SPB, and |φᵀr| < ε_b at the
+// solution makes a bifurcation (so it does for points whose bracket signs are unknown).
 CriticalPoint locate(const Problem& problem, const continuation::PathPoint& before,
                      const continuation::PathPoint& after, const linalg::SymmetricFactorization& factor_after,
                      const LocateOptions& options);

@@ -120,6 +120,9 @@ struct CurveOptions {
   double lambda_scale = 0.0;  // λ_s; 0: max(|λ_cr(μ₀)|, 1e-12)
   LocateOptions locate;
   SensitivityOptions sensitivity;
+  // Polled before each new point; true ends the curve with termination
+  // "interrupted", the points found so far kept (Ctrl-C in trace --follow).
+  std::function<bool()> stop_requested;
 };
 
 struct CurvePoint {
@@ -148,7 +151,8 @@ struct CurveEvent {
 struct CriticalCurve {
   std::vector<CurvePoint> points;
   std::vector<CurveEvent> events;
-  std::string termination;  // "max_points", "mu_range", "lambda_range", "step_too_small", "bad_start"
+  std::string termination;  // "max_points", "mu_range", "lambda_range", "step_too_small", "bad_start",
+                            // "interrupted"
   std::string message;
 };
 
