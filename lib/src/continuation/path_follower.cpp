@@ -161,7 +161,18 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
     for (int j = 0; j < n; ++j) d += std::abs(K_.coeff(j, j));
     stiffness_floor_ = d / n;
   }
-  // Newton at fixed λ₀.
+  // Newton at fixed λ₀. Besides ‖g‖ ≤ tol_r F, the start point is accepted at the
+  // round-off floor of g (eq. 2.9a): ‖g‖ ≤ 64 eps T, T = max(Problem::force_terms,
+  // ‖ |K| |q| ‖) the size of the terms whose sum is g, once Newton no longer reduces
+  // it (‖g‖ ≥ ½ of the last one, after at least one iteration, so that an unbalance
+  // below the floor has been removed by a full Newton step). At q₀ = 0 the element
+  // forces are themselves round-off, ≈ eps EA per element (N = EA ε, ε rounded), and
+  // ‖r‖ = 1 makes tol_r F an absolute 1e-10, below that noise on fine meshes of stiff
+  // members (docs/notes/eriksson-frame.md §6: measured ‖g‖ ≈ 0.4 eps T, stagnant).
+  // A real unbalance is not accepted: Newton reduces it (quadratically), so it is
+  // not stagnant, or it is above 64 eps T.
+  constexpr double kRoundOff = 64.0 * std::numeric_limits<double>::epsilon();
+  double round_off = 0.0, previous = INFINITY;
   int it = 0;
   for (;; ++it) {
     eval_residual(q, lambda0, g);
@@ -169,7 +180,9 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
       finish(Termination::Diverged, "residual not finite at the start point");
       return false;
     }
-    if (g.norm() <= options_.residual_tolerance * residual_scale(lambda0)) break;
+    const double residual = g.norm();
+    if (residual <= options_.residual_tolerance * residual_scale(lambda0)) break;
+    if (it > 0 && residual <= kRoundOff * round_off && residual >= 0.5 * previous) break;
     if (it == options_.max_iterations) {
       finish(Termination::Diverged, "no equilibrium found at the start load factor");
       return false;
@@ -178,7 +191,9 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
       finish(Termination::Diverged, singular_message(*point_) + " at the start point");
       return false;
     }
+    round_off = std::max(problem_.force_terms(q, lambda0), abs_product_norm(K_, q));
     q += point_->solve(-g);
+    previous = residual;
     ++stats_.newton_iterations;
   }
   if (!assemble_and_factor(*point_, q, lambda0)) {
@@ -280,7 +295,7 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
   dq = q - q_start;
   const Vector& w = scaling_.w;
   const double psi2 = scaling_.psi * scaling_.psi;
-  double increment = INFINITY, previous_increment = INFINITY, term_scale = 0.0;
+  double increment = INFINITY, previous_increment = INFINITY, term_scale = 0.0, force_terms = -1.0;
   for (int it = 0;; ++it) {
     eval_residual(q, lambda, g);
     residual = g.norm();  // not finite when g is not (or, for a finite g, overflows)
@@ -303,6 +318,17 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
     if (it > 0 && residual <= options_.residual_tolerance * scale && small_increment()) {
       iterations = it;
       return true;
+    }
+    // The round-off floor of g (eq. 2.9a), as at the start point: near q = 0 (the
+    // first step from rest) tol_r F can be below the noise of the element forces.
+    // Evaluated only when the residual test fails (one more pass over the elements).
+    if (it > 0 && residual > options_.residual_tolerance * scale) {
+      if (force_terms < 0.0) force_terms = problem_.force_terms(q, lambda);
+      if (residual <= 64.0 * std::numeric_limits<double>::epsilon() * std::max(force_terms, term_scale) &&
+          small_increment()) {
+        iterations = it;
+        return true;
+      }
     }
     if (it == options_.max_iterations) {
       why = "no convergence in " + std::to_string(it) + " iterations";

@@ -248,6 +248,43 @@ DofKind Model::dof_kind(int i) const {
   return static_cast<int>(c) < 3 ? DofKind::Translation : DofKind::Rotation;
 }
 
+double Model::force_terms(const Vector& q, double /*lambda*/) const {
+  // ‖ Σₑ |K_e| |y_e| ‖ with y_e the element's coordinates relative to its centre
+  // (translations) and its rotations: the size of the terms of f_e (eq. 2.9a).
+  Vector t = Vector::Zero(neq_);
+  Eigen::VectorXd u_e, y;
+  Eigen::MatrixXd K_e;
+  for (int e = 0; e < element_count(); ++e) {
+    gather(e, q, u_e);
+    const Eigen::Index m = u_e.size();
+    K_e.resize(m, m);
+    elements_[e]->compute(u_e, nullptr, &K_e);
+    const auto& dofs = elements_[e]->dofs();
+    y.resize(m);
+    double centre[3] = {0.0, 0.0, 0.0};
+    int count[3] = {0, 0, 0};
+    for (Eigen::Index a = 0; a < m; ++a) {
+      const int c = static_cast<int>(dofs[static_cast<std::size_t>(a)].component);
+      const double x = c < 3 ? nodes_[dofs[static_cast<std::size_t>(a)].node].x[c] + u_e[a] : u_e[a];
+      y[a] = x;
+      if (c < 3) {
+        centre[c] += x;
+        ++count[c];
+      }
+    }
+    for (Eigen::Index a = 0; a < m; ++a) {
+      const int c = static_cast<int>(dofs[static_cast<std::size_t>(a)].component);
+      if (c < 3) y[a] -= centre[c] / count[c];
+    }
+    const auto& eq = element_eq_[e];
+    for (Eigen::Index a = 0; a < m; ++a) {
+      const int i = eq[static_cast<std::size_t>(a)];
+      if (i >= 0) t[i] += (K_e.row(a).cwiseAbs() * y.cwiseAbs()).value();
+    }
+  }
+  return t.norm();
+}
+
 std::string Model::dof_name(int i) const {
   const DofRef& d = eq_dof_[i];
   const Node& n = nodes_[d.node];

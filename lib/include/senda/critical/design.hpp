@@ -76,6 +76,7 @@ class LineProblem final : public Problem {
   bool tangent_derivative(const Vector& q, double t, const Vector& a, const Vector& b, Vector& out) const override;
   DofKind dof_kind(int i) const override { return nominal_->dof_kind(i); }
   std::string dof_name(int i) const override { return nominal_->dof_name(i); }
+  double force_terms(const Vector& q, double t) const override { return nominal_->force_terms(q, lambda(t)); }
 
   double mu(double t) const { return mu0_ + t * d_mu_; }
   double lambda(double t) const { return lambda0_ + t * d_lambda_; }

@@ -84,6 +84,7 @@ class Model final : public Problem {
   bool is_proportional() const override { return true; }
   DofKind dof_kind(int i) const override;
   std::string dof_name(int i) const override;
+  double force_terms(const Vector& q, double lambda) const override;
 
   // Internal force vector f(q) alone.
   void internal_force(const Vector& q, Vector& f) const;

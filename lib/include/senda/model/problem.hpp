@@ -59,6 +59,15 @@ class Problem {
 
   virtual DofKind dof_kind(int /*i*/) const { return DofKind::Generic; }
 
+  // The size of the terms whose sum is g(q, λ), as a norm over the unknowns; g is
+  // computed to about eps times it (docs/theory.md eq. 2.9a). The default, 0, leaves
+  // the follower with its own estimate ‖ |K| |q| ‖ (eq. 2.9: q is the whole state,
+  // as in the Bratu problem). The finite-element model sums |K_e| |x_e − x̄_e| over
+  // its elements (x_e their current coordinates, x̄_e their centre): an element's
+  // forces are computed from its own coordinate differences, rounded to eps times
+  // its length, whatever its distance from the origin.
+  virtual double force_terms(const Vector& /*q*/, double /*lambda*/) const { return 0.0; }
+
   // Human-readable name of unknown i, used in messages ("node 3 uy").
   virtual std::string dof_name(int i) const { return "q" + std::to_string(i); }
 };
