@@ -321,11 +321,11 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
     }
     // The round-off floor of g (eq. 2.9a), as at the start point: near q = 0 (the
     // first step from rest) tol_r F can be below the noise of the element forces.
-    // Evaluated only when the residual test fails (one more pass over the elements).
-    if (it > 0 && residual > options_.residual_tolerance * scale) {
+    // Asked only once the increments have stagnated (force_terms is one more pass
+    // over the elements, as costly as an assembly), and at most once per step.
+    if (it > 0 && residual > options_.residual_tolerance * scale && small_increment()) {
       if (force_terms < 0.0) force_terms = problem_.force_terms(q, lambda);
-      if (residual <= 64.0 * std::numeric_limits<double>::epsilon() * std::max(force_terms, term_scale) &&
-          small_increment()) {
+      if (residual <= 64.0 * std::numeric_limits<double>::epsilon() * std::max(force_terms, term_scale)) {
         iterations = it;
         return true;
       }
