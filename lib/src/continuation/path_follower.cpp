@@ -26,6 +26,19 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 bool finite(const Vector& v) { return v.allFinite(); }
 }  // namespace
 
+Crossing crossing_between(const PathPoint& before, const PathPoint& after) {
+  Crossing c;
+  c.point_before = before.index;
+  c.point_after = after.index;
+  c.lambda_before = before.lambda;
+  c.lambda_after = after.lambda;
+  c.negative_pivots_before = before.negative_pivots;
+  c.negative_pivots_after = after.negative_pivots;
+  c.det_sign_changed = after.det_sign != before.det_sign;
+  c.bordered_sign_changed = after.bordered_sign != before.bordered_sign;
+  return c;
+}
+
 double abs_product_norm(const SparseMatrix& K, const Vector& q) {
   // ‖ |K| |q| ‖: the size of the terms whose sum is K q. Round-off keeps ‖g‖ above
   // eps times this, however small ‖r‖ is (Bratu at large N: r = h² e^u → 0).
@@ -431,18 +444,10 @@ bool PathFollower::advance() {
     first_step_constraint_.reset();
     if (skip_crossing_) {
       skip_crossing_ = false;
-    } else if (current_.det_sign != previous_.det_sign || current_.negative_pivots != previous_.negative_pivots ||
-               current_.bordered_sign != previous_.bordered_sign) {
-      Crossing c;
-      c.point_before = previous_.index;
-      c.point_after = current_.index;
-      c.lambda_before = previous_.lambda;
-      c.lambda_after = current_.lambda;
-      c.negative_pivots_before = previous_.negative_pivots;
-      c.negative_pivots_after = current_.negative_pivots;
-      c.det_sign_changed = current_.det_sign != previous_.det_sign;
-      c.bordered_sign_changed = current_.bordered_sign != previous_.bordered_sign;
-      crossing_ = c;
+    } else {
+      const Crossing c = crossing_between(previous_, current_);
+      if (c.det_sign_changed || c.negative_pivots_before != c.negative_pivots_after || c.bordered_sign_changed)
+        crossing_ = c;
     }
     // Step control, eq. (2.8).
     const double ratio = std::sqrt(static_cast<double>(options_.target_iterations) / std::max(1, iterations));

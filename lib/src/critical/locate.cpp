@@ -455,20 +455,6 @@ int CriticalPointFinder::adopt(const CriticalPoint& cp) {
 
 namespace {
 
-// The crossing between two points of a path (as PathFollower::advance() records it).
-continuation::Crossing crossing_between(const continuation::PathPoint& a, const continuation::PathPoint& b) {
-  continuation::Crossing c;
-  c.point_before = a.index;
-  c.point_after = b.index;
-  c.lambda_before = a.lambda;
-  c.lambda_after = b.lambda;
-  c.negative_pivots_before = a.negative_pivots;
-  c.negative_pivots_after = b.negative_pivots;
-  c.det_sign_changed = a.det_sign != b.det_sign;
-  c.bordered_sign_changed = a.bordered_sign != b.bordered_sign;
-  return c;
-}
-
 std::string fmt_g(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.9g", x);
@@ -524,7 +510,7 @@ struct Bisection {
       split(a, b, fb);
       return;
     }
-    if (!detected(crossing_between(a, b), detect)) return;
+    if (!detected(continuation::crossing_between(a, b), detect)) return;
     Piece p{locate_point(a, b, fb), b.q - a.q, b.lambda - a.lambda};
     out.push_back(std::move(p));
   }

@@ -77,6 +77,10 @@ struct Crossing {
   bool bordered_sign_changed = false;
 };
 
+// The crossing record between two points of a path (whether or not anything
+// changed between them): what advance() reports for its step.
+Crossing crossing_between(const PathPoint& before, const PathPoint& after);
+
 struct Stats {
   long steps = 0, failed_steps = 0, newton_iterations = 0;
   long residual_evaluations = 0, tangent_assemblies = 0;
