@@ -14,3 +14,8 @@ add_test(NAME cli.help_lists_every_key
 add_test(NAME cli.interrupt
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/interrupt.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/interrupt)
 set_tests_properties(cli.interrupt PROPERTIES TIMEOUT 60)
+# The results of the catalogue, a sweep, curves, an imperfection study and a
+# restart against the files stored in tests/golden/ (tests/cli/golden.sh).
+add_test(NAME cli.golden
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/golden.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/golden)
+set_tests_properties(cli.golden PROPERTIES TIMEOUT 300)
