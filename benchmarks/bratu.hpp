@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-#include "senda/model/problem.hpp"
+#include "senda/core/problem.hpp"
 
 namespace senda::benchmarks {
 

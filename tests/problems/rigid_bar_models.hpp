@@ -48,7 +48,7 @@
 #include <Eigen/SparseCore>
 
 #include "senda/model/model.hpp"
-#include "senda/model/problem.hpp"
+#include "senda/core/problem.hpp"
 #include "senda/model/truss.hpp"
 
 namespace senda::problems {

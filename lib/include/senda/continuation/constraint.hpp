@@ -21,7 +21,7 @@
 #include <optional>
 #include <string>
 
-#include "senda/model/problem.hpp"
+#include "senda/core/problem.hpp"
 
 namespace senda::continuation {
 

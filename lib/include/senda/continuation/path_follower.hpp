@@ -21,7 +21,7 @@
 
 #include "senda/continuation/constraint.hpp"
 #include "senda/linalg/factorization.hpp"
-#include "senda/model/problem.hpp"
+#include "senda/core/problem.hpp"
 
 namespace senda::continuation {
 

@@ -29,7 +29,7 @@
 
 #include "senda/continuation/path_follower.hpp"
 #include "senda/linalg/factorization.hpp"
-#include "senda/model/problem.hpp"
+#include "senda/core/problem.hpp"
 
 namespace senda::critical {
 

@@ -39,27 +39,14 @@
 
 #include "senda/continuation/path_follower.hpp"
 #include "senda/critical/critical_point.hpp"
-#include "senda/model/problem.hpp"
+#include "senda/core/family.hpp"
+#include "senda/core/problem.hpp"
 
 namespace senda::critical {
 
-// g(q, λ; μ): a problem for every value of the parameter, all with the same
-// size, dof kinds and tangent pattern (the same model, other numbers).
-class ProblemFamily {
- public:
-  virtual ~ProblemFamily() = default;
-  virtual std::shared_ptr<const Problem> at(double mu) const = 0;
-};
-
-// A family from a function, e.g. [](double h) { return make_truss(h); }.
-class FunctionFamily final : public ProblemFamily {
- public:
-  explicit FunctionFamily(std::function<std::shared_ptr<const Problem>(double)> make) : make_(std::move(make)) {}
-  std::shared_ptr<const Problem> at(double mu) const override { return make_(mu); }
-
- private:
-  std::function<std::shared_ptr<const Problem>(double)> make_;
-};
+// The families of core/family.hpp, by their short names here.
+using core::FunctionFamily;
+using core::ProblemFamily;
 
 // The one-parameter problem along the line (μ, λ)(t) = (μ₀, λ₀) + t (d_μ, d_λ)
 // (eq. 8.4); t is its load parameter. Members of the family are built on demand

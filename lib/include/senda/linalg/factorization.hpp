@@ -12,7 +12,7 @@
 #include <Eigen/Core>
 #include <memory>
 
-#include "senda/model/problem.hpp"
+#include "senda/core/problem.hpp"
 
 namespace senda::linalg {
 

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "senda/model/element.hpp"
-#include "senda/model/problem.hpp"
+#include "senda/core/problem.hpp"
 
 namespace senda::model {
 

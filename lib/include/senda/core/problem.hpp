@@ -1,5 +1,6 @@
 #pragma once
-// The problem interface (docs/theory.md, eq. (1)).
+// The problem interface (docs/theory.md, eq. (1)): senda::core, the bottom layer.
+// Everything else depends on it; it depends on Eigen only.
 //
 // Notation          code
 //   q ∈ Rⁿ            q            unknowns (free degrees of freedom)
@@ -16,7 +17,7 @@
 #include <Eigen/SparseCore>
 #include <string>
 
-namespace senda {
+namespace senda::core {
 
 using Vector = Eigen::VectorXd;
 using SparseMatrix = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
@@ -72,4 +73,13 @@ class Problem {
   virtual std::string dof_name(int i) const { return "q" + std::to_string(i); }
 };
 
+}  // namespace senda::core
+
+// The bottom layer's names are used throughout Senda; they are also senda::Problem,
+// senda::Vector, ... so that a user's problem reads as in docs/api.md.
+namespace senda {
+using core::DofKind;
+using core::Problem;
+using core::SparseMatrix;
+using core::Vector;
 }  // namespace senda

@@ -1,9 +1,9 @@
-#include "senda/model/problem.hpp"
+#include "senda/core/problem.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-namespace senda {
+namespace senda::core {
 
 void Problem::dg_dlambda(const Vector& q, double lambda, Vector& out) const {
   // Central differences: error O(ε²); ε balances it against round-off (cbrt(eps)).
@@ -14,4 +14,4 @@ void Problem::dg_dlambda(const Vector& q, double lambda, Vector& out) const {
   out = (gp - gm) / (2.0 * eps);
 }
 
-}  // namespace senda
+}  // namespace senda::core

@@ -1,0 +1,31 @@
+#pragma once
+// A problem that depends on a design parameter μ (docs/theory.md §8):
+// g(q, λ; μ), one Problem for every value of μ, all with the same size, dof
+// kinds and tangent pattern (the same model, other numbers). Design studies
+// (sensitivities, curves of critical points, sweeps, imperfection studies) work
+// on a family; the input layer makes one from a .cfg parameter, a user from code.
+#include <functional>
+#include <memory>
+#include <utility>
+
+#include "senda/core/problem.hpp"
+
+namespace senda::core {
+
+class ProblemFamily {
+ public:
+  virtual ~ProblemFamily() = default;
+  virtual std::shared_ptr<const Problem> at(double mu) const = 0;
+};
+
+// A family from a function, e.g. [](double h) { return make_truss(h); }.
+class FunctionFamily final : public ProblemFamily {
+ public:
+  explicit FunctionFamily(std::function<std::shared_ptr<const Problem>(double)> make) : make_(std::move(make)) {}
+  std::shared_ptr<const Problem> at(double mu) const override { return make_(mu); }
+
+ private:
+  std::function<std::shared_ptr<const Problem>(double)> make_;
+};
+
+}  // namespace senda::core
