@@ -98,7 +98,7 @@ struct CurveOptions {
   double min_step = 1e-6;    // a step cut below it ends the curve
   double max_step = 0.2;
   int target_iterations = 4; // h_{k+1} = h_k √(N_target / N_k), growth ≤ 2 (eq. 2.8)
-  int max_points = 200;      // points of the curve, the start included
+  int max_points = 100;      // points of the curve, the start included (design.max_points)
   double max_turn = 0.5;     // radians between successive secants; more: the step is cut
   int direction = +1;        // sign of the first dμ
   double mu_min = -std::numeric_limits<double>::infinity(), mu_max = std::numeric_limits<double>::infinity();

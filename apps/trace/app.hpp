@@ -1,0 +1,66 @@
+#pragma once
+// The trace command (docs/config.md "Command line"): its parts, shared by
+// main.cpp and the unit tests (tests/apps/).
+//
+//   command.cpp       the command line → Command (and --help)
+//   run.cpp           one trace: Spec → Analysis → Recorder + Console → report
+//   sweep.cpp         --sweep: one trace per value, in threads
+//   imperfection.cpp  --imperfection
+//   console.cpp       progress lines and the closing report
+//   signals.cpp       the one SIGINT/SIGTERM handler
+// Exit codes live here and nowhere in lib/.
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "senda/continuation/path_follower.hpp"
+#include "senda/input/builder.hpp"
+#include "senda/input/config.hpp"
+#include "senda/output/results.hpp"
+
+namespace trace_app {
+
+// Exit codes of the trace command.
+inline constexpr int kExitOk = 0;           // completed or max-steps
+inline constexpr int kExitFailed = 1;       // step-too-small, diverged, an output error (results kept)
+inline constexpr int kExitBadInput = 2;     // bad input or command line (nothing written)
+inline constexpr int kExitInternal = 3;     // a bug
+inline constexpr int kExitInterrupted = 130;
+
+// Exit status of a finished trace: 0 completed or max-steps, 1 step-too-small
+// or diverged, 130 interrupted.
+int exit_code(senda::continuation::Termination t);
+
+struct Command {
+  std::string cfg;
+  std::vector<std::string> overrides;  // section.key=value, the flags' keys appended
+  std::filesystem::path out_dir;
+  bool overwrite = false, quiet = false, plot = false, vtk = false;
+  std::string sweep, imperfection;
+  int jobs = 0;  // --jobs (0: not given)
+};
+
+// The command line → a Command, or an exit code when the run is over already
+// (--help printed: 0; a bad command line, message on stderr: 2).
+struct Parsed {
+  std::optional<Command> command;
+  int exit = kExitOk;
+};
+Parsed parse_command(int argc, char** argv);
+
+// One SIGINT/SIGTERM handler for the whole command, installed first thing:
+// the run ends at its next poll as interrupted, with its results kept.
+void install_stop_handler();
+bool stop_requested();
+
+// What the output files say of a spec besides its results (names, columns).
+senda::output::RunInfo run_info(const senda::input::Spec& spec);
+
+// The three ways of running a config. Each returns the exit code; bad input
+// found before anything is written throws ConfigError (or DirectoryRefused).
+int run_trace(const senda::input::Config& config, const Command& cmd);
+int run_sweep(const senda::input::Config& config, const Command& cmd);
+int run_imperfection(const senda::input::Config& config, const Command& cmd);
+
+}  // namespace trace_app

@@ -1,0 +1,45 @@
+// trace FILE.cfg [options] [section.key=value ...]: follows the equilibrium path
+// of the structure in FILE.cfg, locates its critical points, follows its
+// secondary branches and design curves, and writes the results directory
+// (docs/config.md "Command line"; `trace --help`). With --sweep, one trace per
+// value of a parameter; with --imperfection, the imperfection sensitivity.
+//
+// Exit codes (app.hpp): 0 the trace ran (completed or max-steps), 1 it ended with
+// step-too-small or diverged or a write failed (results kept), 2 bad input
+// (nothing written), 3 internal error, 130 interrupted by SIGINT or SIGTERM.
+//
+// Progress goes to stdout: one line per point when stdout is not a terminal; on
+// a terminal a single line updated in place (console.hpp); nothing with --quiet.
+#include <fmt/core.h>
+
+#include <exception>
+
+#include "app.hpp"
+#include "senda/input/config.hpp"
+#include "senda/output/files.hpp"
+
+int main(int argc, char** argv) {
+  trace_app::install_stop_handler();  // first: a signal at any time is an interruption, not a kill
+  const trace_app::Parsed parsed = trace_app::parse_command(argc, argv);
+  if (!parsed.command) return parsed.exit;
+  const trace_app::Command& cmd = *parsed.command;
+  try {
+    senda::input::Config config = senda::input::Config::read_file(cmd.cfg);
+    for (const std::string& o : cmd.overrides) config.apply_override(o);
+    if (!cmd.sweep.empty()) return trace_app::run_sweep(config, cmd);
+    if (!cmd.imperfection.empty()) return trace_app::run_imperfection(config, cmd);
+    return trace_app::run_trace(config, cmd);
+  } catch (const senda::input::ConfigError& e) {
+    fmt::print(stderr, "trace: {}\n", e.what());
+    return trace_app::kExitBadInput;
+  } catch (const senda::output::DirectoryRefused& e) {
+    fmt::print(stderr, "trace: {}\n", e.what());
+    return trace_app::kExitBadInput;
+  } catch (const senda::output::OutputError& e) {
+    fmt::print(stderr, "trace: {}\n", e.what());
+    return trace_app::kExitFailed;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "trace: internal error: {}\n", e.what());
+    return trace_app::kExitInternal;
+  }
+}

@@ -1,0 +1,85 @@
+// One trace: the config → a Spec → an Analysis observed by the Recorder (the
+// results directory) and the Console (progress), then the closing report and,
+// with --plot, the figures.
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include "app.hpp"
+#include "console.hpp"
+#include "senda/analysis/analysis.hpp"
+#include "senda/input/builder.hpp"
+#include "senda/input/family.hpp"
+#include "senda/output/files.hpp"
+#include "senda/output/plot.hpp"
+#include "senda/output/recorder.hpp"
+#include "senda/output/studies.hpp"
+
+namespace trace_app {
+
+namespace fs = std::filesystem;
+using senda::continuation::Termination;
+
+int exit_code(Termination t) {
+  switch (t) {
+    case Termination::Completed:
+    case Termination::MaxSteps: return kExitOk;
+    case Termination::Interrupted: return kExitInterrupted;
+    case Termination::Running:
+    case Termination::StepTooSmall:
+    case Termination::Diverged: return kExitFailed;
+  }
+  return kExitFailed;
+}
+
+senda::output::RunInfo run_info(const senda::input::Spec& spec) {
+  senda::output::RunInfo info;
+  info.problem = spec.problem_name;
+  info.title = spec.title;
+  info.config = spec.config_file.string();
+  info.track_columns = senda::input::track_columns(spec);
+  info.track = spec.analysis.track;
+  return info;
+}
+
+int run_trace(const senda::input::Config& config, const Command& cmd) {
+  const senda::input::Spec spec = senda::input::build(config);
+  const bool plot = cmd.plot || spec.output.plot;
+  senda::input::check_mechanism(spec);  // a mechanism is bad input: found before anything is written
+  senda::analysis::Analysis analysis(*spec.model, spec.analysis, senda::input::design_parameters(config, spec));
+  analysis.start();
+  senda::output::ResultsDir::check(cmd.out_dir, cmd.overwrite);
+
+  const senda::output::ResultsDir dir = senda::output::ResultsDir::prepare(cmd.out_dir, cmd.overwrite);
+  senda::output::RecorderOptions ro;
+  ro.vtk = cmd.vtk || spec.output.vtk;
+  ro.drawings = plot || spec.output.drawings;
+  senda::output::Recorder recorder(dir, *spec.model, run_info(spec), ro);
+  Console console(spec, isatty(STDOUT_FILENO) != 0, cmd.quiet);
+  senda::analysis::ObserverList observers({&recorder, &console});
+  const senda::analysis::TraceResult r = analysis.run(observers);
+  console.clear();
+  print_report(spec, r, cmd.out_dir);
+  if (plot) {
+    // The results are complete: whatever happens to the figures, the exit
+    // code stays the trace's (a failed write of plot.gp is an OutputError, 1).
+    render(senda::output::write_plot_files(cmd.out_dir, recorder.info(), r), "--plot");
+    if (!r.curves.empty()) {
+      // λ_cr against μ ([design] follow): DIR/curves.gp, curves.png/.svg; its
+      // own log, curves.log, so that plot.log keeps the first run's messages.
+      senda::output::PlotFiles cf;
+      cf.dir = cmd.out_dir;
+      cf.script = cmd.out_dir / "curves.gp";
+      cf.figures = {cmd.out_dir / "curves.png", cmd.out_dir / "curves.svg"};
+      cf.log = cmd.out_dir / "curves.log";
+      try {
+        senda::output::write_file_atomically(cf.script, senda::output::curves_plot_script(r.curves));
+        render(cf, "--plot: curves");
+      } catch (const senda::output::OutputError& e) {
+        fmt::print(stderr, "trace: --plot: {}\n", e.what());
+      }
+    }
+  }
+  return exit_code(r.termination);
+}
+
+}  // namespace trace_app

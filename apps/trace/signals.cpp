@@ -1,0 +1,28 @@
+// The one SIGINT/SIGTERM handler of the trace command: a flag the runs poll
+// (Observer::stop_requested, the sweep's workers). Installed first thing in
+// main, so that a signal at any time ends the run as interrupted with its
+// results kept instead of killing the process.
+#include <signal.h>
+
+#include <csignal>
+
+#include "app.hpp"
+
+namespace trace_app {
+
+namespace {
+volatile std::sig_atomic_t g_stop = 0;  // the only state a signal handler may touch
+extern "C" void on_signal(int) { g_stop = 1; }
+}  // namespace
+
+void install_stop_handler() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+bool stop_requested() { return g_stop != 0; }
+
+}  // namespace trace_app

@@ -1,0 +1,68 @@
+#pragma once
+// Model builder: a validated Config → a Spec: the finalized senda::model::Model,
+// the analysis options and what to record (docs/config.md lists every key).
+//
+// Every inconsistency is reported as a ConfigError at the line that causes it:
+// duplicate ids, references to missing nodes, zero-length bars, non-positive
+// stiffness, unknown components, a node no element uses, a load on a dof no
+// element uses, no load at all, conflicting options.
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "senda/analysis/options.hpp"
+#include "senda/input/config.hpp"
+#include "senda/model/model.hpp"
+
+namespace senda::input {
+
+// A displacement written to path.csv and shown in progress lines.
+struct TrackedDof {
+  int node_id = 0;     // user label
+  int node = 0;        // model node index
+  model::Component component = model::Component::Ux;
+  int equation = -1;   // unknown index (always free)
+  std::string column;  // "u_3_uy"
+};
+
+// What the [output] keys plot, vtk and drawings ask the application to write
+// (the output layer's options; input and output do not know each other).
+struct OutputRequest {
+  bool plot = false;      // output.plot
+  bool vtk = false;       // output.vtk
+  bool drawings = false;  // output.drawings
+};
+
+// Everything a .cfg says, each key read once: the model, the analysis options,
+// what to record and how to name it. Keeps no Config (design studies that need
+// the model at other parameter values get a ConfigFamily, family.hpp).
+struct Spec {
+  std::string problem_name;  // [output] name, or the file's stem
+  std::string title, description;
+  std::filesystem::path config_file;
+  std::shared_ptr<const model::Model> model;
+  analysis::AnalysisOptions analysis;  // path, critical points, branches, design, tracked unknowns, saved state
+  std::vector<TrackedDof> track;       // the same unknowns as analysis.track, with their names
+  std::vector<std::string> design_parameters;  // [design] parameter, in file order, without repeats
+  OutputRequest output;
+  // Source line of every node, by model node index (for messages after the build).
+  std::vector<Entry> node_entries;
+};
+
+// The column names of the tracked displacements ("u_3_uy", ...), in order.
+std::vector<std::string> track_columns(const Spec& spec);
+
+// Builds everything from the config; with branches.from, reads the saved state
+// (state.hpp). Throws ConfigError.
+Spec build(const Config& config);
+
+// Convenience: read_file, apply the overrides in order, build.
+Spec load(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
+
+// The structure must be held: throws ConfigError when K(0) is singular or nearly
+// so (analysis::check_mechanism), naming the free degrees of freedom and the line
+// of the first one's node.
+void check_mechanism(const Spec& spec);
+
+}  // namespace senda::input

@@ -1,0 +1,224 @@
+#include "senda/analysis/analysis.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "senda/core/number.hpp"
+#include "senda/critical/branch.hpp"
+#include "senda/linalg/factorization.hpp"
+
+namespace senda::analysis {
+
+using continuation::Termination;
+
+const CriticalRecord* TraceResult::find(std::string_view id) const {
+  for (const CriticalRecord& c : critical_points)
+    if (c.point.id == id) return &c;
+  return nullptr;
+}
+
+Analysis::Analysis(const core::Problem& problem, AnalysisOptions options, std::vector<DesignParameter> design)
+    : problem_(problem), options_(std::move(options)), design_(std::move(design)),
+      follower_(problem, options_.explorer.path) {
+  if (const std::string why = options_.validate(); !why.empty())
+    throw std::invalid_argument("analysis options: " + why);
+  for (const DesignParameter& d : design_)
+    if (!d.family) throw std::invalid_argument("design parameter '" + d.name + "' has no problem family");
+}
+
+std::vector<double> Analysis::tracked(const Vector& q) const {
+  std::vector<double> out;
+  for (int eq : options_.track) out.push_back(eq >= 0 && eq < q.size() ? q[eq] : 0.0);
+  return out;
+}
+
+bool Analysis::start() {
+  if (started_) return start_ok_;
+  started_ = true;
+  if (options_.from) return start_ok_ = true;
+  start_ok_ = follower_.start(Vector::Zero(problem_.size()), 0.0);
+  return start_ok_;
+}
+
+namespace {
+
+// Explorer events → the result's records and the observer's events.
+class Adapter final : public critical::ExplorerEvents {
+ public:
+  Adapter(Observer& observer, TraceResult& r, const critical::BranchExplorer& explorer)
+      : observer_(observer), r_(r), explorer_(explorer) {}
+  void on_branch_start(const critical::Branch& b) override {
+    branch_ = b.id;
+    observer_.on_branch_start(b);
+  }
+  void on_point(const critical::Branch& b, const continuation::PathFollower& f) override {
+    const continuation::PathPoint& p = f.current();
+    if (r_.points == 0) r_.lambda_max = r_.lambda_min = p.lambda;
+    r_.lambda_max = std::max(r_.lambda_max, p.lambda);
+    r_.lambda_min = std::min(r_.lambda_min, p.lambda);
+    ++r_.points;
+    observer_.on_point(b.id, p);
+    if (b.id == 0 && p.index == 0) return;  // the start point: no step, no crossing
+    if (const auto& c = f.last_crossing()) {
+      r_.crossings.push_back({b.id, *c});
+      observer_.on_crossing(b.id, *c);
+    }
+  }
+  void on_critical(const critical::Branch& b, const critical::CriticalPoint& cp, bool is_new) override {
+    observer_.on_critical(CriticalEvent{b.id, cp, is_new, explorer_.scaling(), explorer_.initial_step()});
+  }
+  void on_branch_end(const critical::Branch& b, const continuation::PathFollower&) override {
+    observer_.on_branch_end(b);
+  }
+  bool stop_requested() override { return observer_.stop_requested(); }
+
+ private:
+  Observer& observer_;
+  TraceResult& r_;
+  const critical::BranchExplorer& explorer_;
+  int branch_ = 0;
+};
+
+}  // namespace
+
+TraceResult Analysis::run() {
+  Observer none;
+  return run(none);
+}
+
+TraceResult Analysis::run(Observer& observer) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  const bool ok = start();
+
+  TraceResult r;
+  r.unknowns = problem_.size();
+  critical::BranchExplorer explorer(problem_, options_.explorer);
+  Adapter adapter(observer, r, explorer);
+  const std::optional<SavedState>& saved = options_.from;
+  if (saved) {
+    explorer.run_from(saved->point, saved->scaling, saved->initial_step * explorer.options().switch_step_ratio,
+                      adapter);
+    r.termination = explorer.interrupted() ? Termination::Interrupted : Termination::Completed;
+    r.message = "secondary branches from " + saved->point.id + " (saved state " + saved->source + ")";
+  } else {
+    if (ok) explorer.run(follower_, adapter);
+    r.termination = explorer.interrupted() ? Termination::Interrupted : follower_.termination();
+    r.message = follower_.message();
+  }
+  if (!explorer.message().empty()) r.message += "; " + explorer.message();
+  r.branches = explorer.branches();
+  if (r.branches.empty() && !saved) {
+    critical::Branch primary;
+    primary.termination = to_string(follower_.termination());
+    primary.message = follower_.message();
+    r.branches.push_back(primary);
+  }
+  for (const critical::CriticalPoint& cp : explorer.critical_points()) {
+    CriticalRecord c;
+    c.point = cp;
+    c.tracked = tracked(cp.q);
+    if (cp.abe && cp.abe->valid)
+      for (const critical::BranchTangent& t : cp.abe->tangents) c.tangents_tracked.push_back(tracked(t.q));
+    r.critical_points.push_back(std::move(c));
+  }
+  const continuation::Stats& st = ok ? explorer.stats() : follower_.stats();
+  const linalg::FactorStats fs = ok ? explorer.factor_stats() : follower_.factor_stats();
+  RunStats& s = r.stats;
+  s.newton_iterations = st.newton_iterations;
+  s.failed_steps = st.failed_steps;
+  s.locate_factorizations = explorer.locate_factorizations();
+  s.factorizations = fs.factorizations + s.locate_factorizations;
+  s.assembly_s = st.assembly_seconds;
+  s.analyze_s = fs.analyze_seconds;
+  s.factorize_s = fs.factorize_seconds;
+  s.solve_s = fs.solve_seconds;
+  s.wall_time_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  observer.on_paths_end(r);
+  if (r.termination != Termination::Interrupted) run_design(r, observer);
+  observer.on_end(r);
+  return r;
+}
+
+void Analysis::run_design(TraceResult& r, Observer& observer) const {
+  if (design_.empty()) return;
+  // Sensitivities of every located simple point to every design parameter (eqs. 8.2, 8.3).
+  for (CriticalRecord& rec : r.critical_points) {
+    const critical::CriticalPoint& cp = rec.point;
+    if (!cp.converged || cp.kind == critical::CriticalKind::Multiple) continue;
+    for (const DesignParameter& d : design_) {
+      ParameterSensitivity ps;
+      ps.parameter = d.name;
+      ps.value = d.value;
+      try {
+        ps.sensitivity = critical::sensitivity(*d.family, d.value, cp);
+      } catch (const std::exception& e) {
+        // A family that cannot give the problem at μ ± δ (the input layer
+        // refuses a value that makes the model invalid).
+        ps.sensitivity.valid = false;
+        ps.sensitivity.message = "the model cannot be built near " + d.name + " = " + core::format_number(d.value) +
+                                 ": " + e.what();
+      }
+      rec.sensitivities.push_back(std::move(ps));
+    }
+  }
+  // Curves λ_cr(μ) of the points asked for, μ = the first design parameter (eq. 8.4).
+  const DesignParameter& mu = design_.front();
+  critical::CurveOptions co = options_.design.curve;
+  const critical::FinderOptions& finder = options_.explorer.finder;
+  co.lambda_min = options_.explorer.path.lambda_min;
+  co.lambda_max = options_.explorer.path.lambda_max;
+  co.locate = critical::LocateOptions{};
+  co.locate.tolerance = finder.locate_options.tolerance;
+  co.locate.max_iterations = finder.locate_options.max_iterations;
+  co.locate.bifurcation_tolerance = finder.locate_options.bifurcation_tolerance;
+  co.sensitivity.bifurcation_tolerance = finder.locate_options.bifurcation_tolerance;
+  co.sensitivity.symmetric_tolerance = options_.explorer.symmetric_tolerance;
+  // Ctrl-C inside a curve: it ends at the next point, the points so far kept.
+  co.stop_requested = [&observer] { return observer.stop_requested(); };
+  std::vector<int> directions;
+  if (options_.design.directions != CurveDirections::Down) directions.push_back(+1);
+  if (options_.design.directions != CurveDirections::Up) directions.push_back(-1);
+  for (const std::string& id : options_.design.follow) {
+    const CriticalRecord* rec = r.find(id);
+    for (int d : directions) {
+      CurveRecord c;
+      c.point = id;
+      c.parameter = mu.name;
+      c.direction = d;
+      if (!rec) {
+        c.curve.termination = "bad_start";
+        c.curve.message = "no critical point " + id + " in this run";
+      } else if (!rec->point.converged || rec->point.kind == critical::CriticalKind::Multiple) {
+        c.curve.termination = "bad_start";
+        c.curve.message = rec->point.kind == critical::CriticalKind::Multiple
+                              ? id + " is a multiple point: no curve (curves start at simple points)"
+                              : id + " was not located: no curve";
+      } else {
+        observer.on_curve_start(c);
+        c.followed = true;
+        critical::CurveOptions o = co;
+        o.direction = d;
+        try {
+          c.curve = critical::follow_critical_curve(*mu.family, mu.value, rec->point, o);
+        } catch (const std::exception& e) {
+          // The family refused a value next to the start (μ₀ ± δ of the first
+          // derivatives); later failures cut the step inside follow_critical_curve.
+          c.curve.termination = "invalid_model";
+          c.curve.message = e.what();
+        }
+      }
+      observer.on_curve_end(c);
+      const bool stopped = c.curve.termination == "interrupted";
+      r.curves.push_back(std::move(c));
+      if (stopped || observer.stop_requested()) {
+        r.termination = Termination::Interrupted;
+        r.message += "; interrupted during the curves of critical points";
+        return;
+      }
+    }
+  }
+}
+
+}  // namespace senda::analysis

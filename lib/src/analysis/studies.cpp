@@ -1,0 +1,83 @@
+#include "senda/analysis/studies.hpp"
+
+#include <cmath>
+#include <exception>
+
+namespace senda::analysis {
+
+std::vector<double> sweep_values(const SweepSpec& s) {
+  std::vector<double> v;
+  for (int k = 0; k < s.count; ++k) {
+    if (s.count == 1) {
+      v.push_back(s.start);
+      break;
+    }
+    const double t = static_cast<double>(k) / (s.count - 1);
+    if (k == s.count - 1) v.push_back(s.stop);
+    else if (s.log) v.push_back(s.start * std::pow(s.stop / s.start, t));
+    else v.push_back(s.start + (s.stop - s.start) * t);
+  }
+  return v;
+}
+
+std::string status_name(const SweepValue& v) {
+  switch (v.status) {
+    case SweepStatus::NotRun: return "not-run";
+    case SweepStatus::Ran: return continuation::to_string(v.termination);
+    case SweepStatus::BadInput: return "bad-input";
+    case SweepStatus::OutputError: return "output-error";
+    case SweepStatus::InternalError: return "internal-error";
+  }
+  return "internal-error";
+}
+
+SweepValue sweep_value(int index, double mu, const TraceResult& r, std::size_t tracks) {
+  SweepValue v;
+  v.index = index;
+  v.mu = mu;
+  v.status = SweepStatus::Ran;
+  v.termination = r.termination;
+  v.message = r.message;
+  for (const CriticalRecord& rec : r.critical_points) {
+    const critical::CriticalPoint& cp = rec.point;
+    SweepPoint p;
+    p.id = cp.id;
+    p.kind = cp.kind;
+    p.branch = cp.branches.empty() ? 0 : cp.branches.front();
+    p.lambda = cp.lambda;
+    p.tracked = rec.tracked;
+    p.tracked.resize(tracks, 0.0);
+    p.converged = cp.converged;
+    v.points.push_back(std::move(p));
+  }
+  return v;
+}
+
+ImperfectionRun imperfection_study(const core::ProblemFamily& family, const std::string& parameter,
+                                   const std::vector<double>& amplitudes, const continuation::Options& path,
+                                   const critical::FinderOptions& finder) {
+  ImperfectionRun r;
+  r.parameter = parameter;
+  r.amplitudes = amplitudes;
+  std::shared_ptr<const core::Problem> perfect;
+  try {
+    perfect = family.at(0.0);
+  } catch (const std::exception& e) {
+    r.message = std::string("the perfect structure (") + parameter + " = 0) cannot be built: " + e.what();
+    return r;
+  }
+  std::string why;
+  const std::optional<critical::CriticalPoint> cp =
+      critical::first_critical_point(*perfect, Vector::Zero(perfect->size()), 0.0, path, finder, &why);
+  if (!cp) {
+    r.message = "the perfect structure (" + parameter + " = 0) has no located critical point: " + why;
+    return r;
+  }
+  r.perfect_id = cp->id;
+  r.perfect_kind = cp->kind;
+  r.study = critical::imperfection_sensitivity(family, amplitudes, cp->lambda, path, finder);
+  r.study.lambda_perfect = cp->lambda;
+  return r;
+}
+
+}  // namespace senda::analysis

@@ -1,0 +1,18 @@
+#include "senda/core/number.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace senda::core {
+
+std::string format_number(double v) {
+  char buf[64];
+  if (std::isfinite(v) && std::abs(v) < 1e15 && v == std::trunc(v)) {
+    const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
+    return std::string(buf, r.ptr);
+  }
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+}  // namespace senda::core

@@ -1,0 +1,735 @@
+#include "senda/input/builder.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/core.h>
+
+#include "senda/analysis/mechanism.hpp"
+#include "senda/input/state.hpp"
+#include "senda/linalg/factorization.hpp"
+#include "senda/model/spring.hpp"
+#include "senda/model/beam2d.hpp"
+#include "senda/model/truss.hpp"
+
+namespace senda::input {
+
+namespace fs = std::filesystem;
+using model::Component;
+
+namespace {
+
+const char* kIdRange = "[0, 2147483647]";
+
+// The fields of one record entry, with messages that name the field.
+class Fields {
+ public:
+  Fields(const Entry& e, const OptionSpec& spec) : e_(e), syntax_(spec.valid), f_(split_fields(e.value)) {}
+  std::size_t size() const { return f_.size(); }
+  const std::string& operator[](std::size_t i) const { return f_[i]; }
+  const Entry& entry() const { return e_; }
+  const std::string& syntax() const { return syntax_; }
+
+  void require(std::size_t min, std::size_t max) const {
+    if (f_.size() < min || f_.size() > max)
+      fail("expected " + (min == max ? std::to_string(min) : std::to_string(min) + " to " + std::to_string(max)) +
+           " fields, found " + std::to_string(f_.size()));
+  }
+  [[noreturn]] void fail(const std::string& message) const {
+    throw ConfigError(e_.file, e_.line, e_.key, message, syntax_);
+  }
+  [[noreturn]] void fail(const std::string& message, const std::string& valid) const {
+    throw ConfigError(e_.file, e_.line, e_.key, message, valid);
+  }
+  int id(std::size_t i, const char* what) const {
+    const long v = parse_integer(e_, f_[i], what, kIdRange);
+    if (v < 0 || v > 2147483647L) fail(std::string(what) + ": id " + f_[i] + " is out of range", kIdRange);
+    return static_cast<int>(v);
+  }
+  double real(std::size_t i, const char* what) const { return parse_real(e_, f_[i], what, syntax_); }
+  double positive(std::size_t i, const char* what) const {
+    const double v = real(i, what);
+    if (!(v > 0.0)) fail(std::string(what) + " must be positive, found " + f_[i], "(0, inf)");
+    return v;
+  }
+
+ private:
+  const Entry& e_;
+  std::string syntax_;
+  std::vector<std::string> f_;
+};
+
+struct NodeInfo {
+  int index;
+  Entry entry;
+};
+
+class Builder {
+ public:
+  explicit Builder(const Config& c) : c_(c) {}
+  Spec run();
+
+ private:
+  const OptionSpec& spec(const char* key) const { return *find_option(key); }
+  std::vector<Fields> records(const char* key) const {
+    std::vector<Fields> out;
+    for (const Entry* e : c_.all(key)) out.emplace_back(*e, spec(key));
+    return out;
+  }
+  Component component(const Fields& f, std::size_t i, bool allow_rotation = true) const;
+  const NodeInfo& node(const Fields& f, std::size_t i, const char* what) const;
+  std::string valid_components(bool allow_rotation) const {
+    std::string s = dim_ == 3 ? "ux|uy|uz" : "ux|uy";
+    if (allow_rotation) s += "|rz";
+    return s;
+  }
+  int free_equation(const Fields& f, int node, Component comp, const char* purpose) const;
+  std::map<std::pair<int, int>, double> read_imperfection() const;
+  void read_nodes();
+  void read_elements();
+  struct Member {
+    int id, a, b, n;
+    model::BeamSection section;
+    const Entry* entry;
+    int slot_a = 0, slot_b = 0;  // own end rotations (hinges), 0: the node's
+    const Entry* hinge_a = nullptr;
+    const Entry* hinge_b = nullptr;
+  };
+  void read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids);
+  void read_supports_and_loads();
+  void read_continuation(Spec& s);
+  void read_design(Spec& s);
+  void read_output(Spec& s);
+
+  const Config& c_;
+  int dim_ = 2;
+  model::StrainMeasure strain_ = model::StrainMeasure::GreenLagrange;
+  model::BeamFormulation formulation_ = model::BeamFormulation::SimoReissner;
+  std::unique_ptr<model::Model> model_;
+  std::map<int, NodeInfo> nodes_;  // by user id
+  std::vector<Entry> node_entries_;
+  double extent_ = 0.0;            // size of the model, for the zero-length test
+  std::set<std::pair<int, int>> used_;   // (node index, component) used by an element
+  std::set<std::pair<int, int>> fixed_;  // (node index, component) fixed
+  std::map<int, const Entry*> hinged_;    // node index → first hinge entry there
+  std::set<int> hinge_spring_nodes_;      // node indices with a spring across a hinge
+  const Entry* first_load_ = nullptr;
+  std::optional<std::pair<int, Component>> first_load_dof_;
+};
+
+std::optional<Component> component_from(const std::string& s) {
+  if (s == "ux") return Component::Ux;
+  if (s == "uy") return Component::Uy;
+  if (s == "uz") return Component::Uz;
+  if (s == "rz") return Component::Rz;
+  return std::nullopt;
+}
+
+std::optional<model::StrainMeasure> strain_from(const std::string& s) {
+  for (auto m : {model::StrainMeasure::GreenLagrange, model::StrainMeasure::Engineering,
+                 model::StrainMeasure::Logarithmic})
+    if (s == model::to_string(m)) return m;
+  return std::nullopt;
+}
+
+Component Builder::component(const Fields& f, std::size_t i, bool allow_rotation) const {
+  const std::optional<Component> c = component_from(f[i]);
+  const std::string valid = valid_components(allow_rotation);
+  if (!c) f.fail("unknown component '" + f[i] + "'", valid);
+  if (*c == Component::Uz && dim_ == 2) f.fail("component uz does not exist in a 2D model (model.dim = 2)", valid);
+  if (*c == Component::Rz && !allow_rotation) f.fail("component rz is not allowed here", valid);
+  return *c;
+}
+
+const NodeInfo& Builder::node(const Fields& f, std::size_t i, const char* what) const {
+  const int id = f.id(i, what);
+  const auto it = nodes_.find(id);
+  if (it == nodes_.end()) f.fail(std::string(what) + ": node " + std::to_string(id) + " does not exist", "a node id defined by model.node");
+  return it->second;
+}
+
+int Builder::free_equation(const Fields& f, int node, Component comp, const char* purpose) const {
+  const int id = model_->node_id(node);
+  const std::string dof = "node " + std::to_string(id) + " " + model::to_string(comp);
+  if (!used_.count({node, static_cast<int>(comp)}))
+    f.fail(dof + " is not a degree of freedom of any element: nothing to " + purpose);
+  if (fixed_.count({node, static_cast<int>(comp)})) f.fail(dof + " is fixed: nothing to " + purpose);
+  const int eq = model_->equation(node, comp);
+  if (eq < 0) f.fail(dof + " is not free: nothing to " + purpose);
+  return eq;
+}
+
+// model.imperfection = MODE_FILE AMPLITUDE: node offsets AMPLITUDE·φ from a mode file
+// (equation,dof,phi rows with dof "node N ux|uy|uz"; rotations and hinge slots skipped).
+std::map<std::pair<int, int>, double> Builder::read_imperfection() const {
+  std::map<std::pair<int, int>, double> offset;
+  const std::vector<Fields> recs = records("model.imperfection");
+  if (recs.empty()) return offset;
+  const Fields& f = recs.front();
+  f.require(2, 2);
+  const double amplitude = f.real(1, "AMPLITUDE");
+  std::ifstream in(f[0]);
+  if (!in) f.fail("cannot read the mode file '" + f[0] + "'", "a modes/<id>.csv written by trace");
+  std::string line;
+  int row = 0;
+  if (!std::getline(in, line) || line.rfind("equation,dof,phi", 0) != 0)
+    f.fail("'" + f[0] + "' is not a mode file (first line 'equation,dof,phi')");
+  while (std::getline(in, line)) {
+    ++row;
+    const std::size_t a = line.find(','), b = line.rfind(',');
+    if (a == std::string::npos || b == a) f.fail("'" + f[0] + "' row " + std::to_string(row) + ": expected 3 fields");
+    const std::vector<std::string> dof = split_fields(line.substr(a + 1, b - a - 1));
+    if (dof.size() != 3 || dof[0] != "node") continue;  // "node 3 rz (member 2)": a hinge slot
+    const std::optional<Component> c = component_from(dof[2]);
+    if (!c || *c == Component::Rz) continue;
+    char* end = nullptr;
+    const long id = std::strtol(dof[1].c_str(), &end, 10);
+    const double phi = std::strtod(line.c_str() + b + 1, nullptr);
+    if (*end != '\0' || !std::isfinite(phi))
+      f.fail("'" + f[0] + "' row " + std::to_string(row) + ": cannot read '" + line + "'");
+    offset[{static_cast<int>(id), static_cast<int>(*c)}] = amplitude * phi;
+  }
+  std::set<std::string> node_ids;
+  for (const Fields& n : records("model.node"))
+    if (n.size() > 0) node_ids.insert(n[0]);
+  for (const auto& [key, v] : offset)
+    if (!node_ids.count(std::to_string(key.first)))
+      f.fail("the mode file moves node " + std::to_string(key.first) + ", which this model does not have",
+             "a mode of the same model");
+  return offset;
+}
+
+void Builder::read_nodes() {
+  const std::map<std::pair<int, int>, double> offset = read_imperfection();
+  const std::vector<Fields> recs = records("model.node");
+  if (recs.empty()) c_.fail(nullptr, "model.node", "no nodes: give at least two 'node = ID X Y" + std::string(dim_ == 3 ? " Z" : "") + "' in [model]");
+  Eigen::Vector3d lo = Eigen::Vector3d::Constant(INFINITY), hi = Eigen::Vector3d::Constant(-INFINITY);
+  for (const Fields& f : recs) {
+    if (dim_ == 3 && f.size() == 3) f.fail("Z is required in a 3D model (model.dim = 3)");
+    if (dim_ == 2 && f.size() == 4) f.fail("Z given in a 2D model (model.dim = 2); set model.dim = 3 or drop Z");
+    f.require(3, 3 + (dim_ == 3));
+    const int id = f.id(0, "ID");
+    Eigen::Vector3d x = Eigen::Vector3d::Zero();
+    x.x() = f.real(1, "X");
+    x.y() = f.real(2, "Y");
+    if (dim_ == 3) x.z() = f.real(3, "Z");
+    if (x.cwiseAbs().maxCoeff() > 1e100) f.fail("a coordinate exceeds 1e100 in magnitude", "|X|, |Y|, |Z| <= 1e100");
+    for (Component c : {Component::Ux, Component::Uy, Component::Uz})
+      if (const auto it = offset.find({id, static_cast<int>(c)}); it != offset.end())
+        x[c == Component::Ux ? 0 : c == Component::Uy ? 1 : 2] += it->second;
+    if (const auto it = nodes_.find(id); it != nodes_.end())
+      f.fail("node " + std::to_string(id) + " defined twice (first at line " + std::to_string(it->second.entry.line) +
+             ")", "unique node ids");
+    const int index = model_->add_node(id, x);
+    nodes_.emplace(id, NodeInfo{index, f.entry()});
+    node_entries_.push_back(f.entry());
+    lo = lo.cwiseMin(x);
+    hi = hi.cwiseMax(x);
+  }
+  extent_ = (hi - lo).norm();
+}
+
+void Builder::read_elements() {
+  std::map<int, Entry> ids;  // element ids are shared by trusses and springs
+  auto check_id = [&](const Fields& f) {
+    const int id = f.id(0, "ID");
+    if (const auto it = ids.find(id); it != ids.end())
+      f.fail("element id " + std::to_string(id) + " already used by " + it->second.key + " at line " +
+                 std::to_string(it->second.line),
+             "unique element ids");
+    ids.emplace(id, f.entry());
+    return id;
+  };
+  auto bar_length = [&](const Fields& f, const NodeInfo& a, const NodeInfo& b) {
+    if (a.index == b.index) f.fail("connects node " + f[1] + " to itself");
+    const double l0 = (model_->node_position(b.index) - model_->node_position(a.index)).norm();
+    if (!(l0 > 1e-12 * extent_))
+      f.fail("zero length: nodes " + f[1] + " and " + f[2] + " are at the same position");
+    return l0;
+  };
+  auto use = [&](int node, Component c) { used_.insert({node, static_cast<int>(c)}); };
+  auto use_translations = [&](int node) {
+    use(node, Component::Ux);
+    use(node, Component::Uy);
+    if (dim_ == 3) use(node, Component::Uz);
+  };
+
+  for (const Fields& f : records("model.truss")) {
+    f.require(4, 5);
+    const int id = check_id(f);
+    const NodeInfo& a = node(f, 1, "NODE_A");
+    const NodeInfo& b = node(f, 2, "NODE_B");
+    bar_length(f, a, b);
+    const double EA = f.positive(3, "EA");
+    model::StrainMeasure m = strain_;
+    if (f.size() == 5) {
+      const auto s = strain_from(f[4]);
+      if (!s) f.fail("STRAIN: unknown strain measure '" + f[4] + "'", "green-lagrange|engineering|logarithmic");
+      m = *s;
+    }
+    model_->add_element(std::make_unique<model::TrussBar>(id, dim_, a.index, b.index, model_->node_position(a.index),
+                                                          model_->node_position(b.index), EA, m));
+    use_translations(a.index);
+    use_translations(b.index);
+  }
+  // Intermediate nodes of meshed beams: ids above every user id, in input order.
+  // long: a user id may be 2147483647 (the largest int), and so may id + N − 1.
+  long next_node_id = nodes_.empty() ? 1 : nodes_.rbegin()->first + 1L;
+  std::vector<Member> members;  // beam members in input order, meshed after the hinges are read
+  for (const Fields& f : records("model.beam")) {
+    f.require(6, 7);
+    if (dim_ != 2) f.fail("beam elements are plane (2D): use dim = 2");
+    const int id = check_id(f);
+    const NodeInfo& a = node(f, 1, "NODE_A");
+    const NodeInfo& b = node(f, 2, "NODE_B");
+    bar_length(f, a, b);
+    model::BeamSection section;
+    section.EA = f.positive(3, "EA");
+    section.GAs = f.positive(4, "GAS");
+    section.EI = f.positive(5, "EI");
+    int n = 1;
+    if (f.size() == 7) {
+      const long v = parse_integer(f.entry(), f[6], "N", "[1, 100000]");
+      if (v < 1 || v > 100000) f.fail("N: the number of elements must be in [1, 100000], found " + f[6], "[1, 100000]");
+      n = static_cast<int>(v);
+    }
+    if (id + (n - 1L) > 2147483647L)
+      f.fail("N: element ids " + std::to_string(id) + " … " + std::to_string(id + (n - 1L)) + " of this member exceed " +
+                 kIdRange,
+             "ID + N − 1 <= 2147483647");
+    if (n > 1 && next_node_id + (n - 2L) > 2147483647L)
+      f.fail("N: the intermediate nodes of this member would get ids " + std::to_string(next_node_id) + " … " +
+                 std::to_string(next_node_id + (n - 2L)) + ", above the largest id 2147483647",
+             "intermediate node ids (above every node id) <= 2147483647");
+    // Element ids id, id+1, …, id+n−1 must all be free.
+    for (int k = 1; k < n; ++k) {
+      if (const auto it = ids.find(id + k); it != ids.end())
+        f.fail("element id " + std::to_string(id + k) + " (element " + std::to_string(k + 1) + " of this member) already used by " +
+                   it->second.key + " at line " + std::to_string(it->second.line),
+               "unique element ids: a member of N elements uses ID … ID+N−1");
+      ids.emplace(id + k, f.entry());
+    }
+    members.push_back(Member{id, a.index, b.index, n, section, &f.entry()});
+  }
+  read_hinges(members, ids);
+  for (const Member& m : members) {
+    model::mesh_member(*model_, m.a, m.b, m.n, m.section, static_cast<int>(next_node_id), m.id, m.slot_a, m.slot_b,
+                       formulation_);
+    next_node_id += m.n - 1;
+    for (int x : {m.a, m.b}) {
+      use(x, Component::Ux);
+      use(x, Component::Uy);
+    }
+    // A released end has its own rotation; the node's rz is used by the others.
+    if (m.slot_a == 0) use(m.a, Component::Rz);
+    if (m.slot_b == 0) use(m.b, Component::Rz);
+  }
+  for (int node : hinge_spring_nodes_) use(node, Component::Rz);
+  for (const Fields& f : records("model.spring")) {
+    f.require(5, 5);
+    const int id = check_id(f);
+    const NodeInfo& a = node(f, 1, "NODE_A");
+    const bool ground = f[2] == "ground";
+    const NodeInfo* b = ground ? nullptr : &node(f, 2, "NODE_B");
+    if (f[3] == "axial") {
+      if (ground) f.fail("an axial spring needs two nodes, not ground");
+      const double l0 = bar_length(f, a, *b);
+      const double k = f.positive(4, "K");
+      // N = k (l − l₀): a bar with the engineering measure and EA = k l₀ (spring.hpp).
+      model_->add_element(std::make_unique<model::TrussBar>(id, dim_, a.index, b->index,
+                                                            model_->node_position(a.index),
+                                                            model_->node_position(b->index), k * l0,
+                                                            model::StrainMeasure::Engineering));
+      use_translations(a.index);
+      use_translations(b->index);
+      continue;
+    }
+    if (!component_from(f[3]))
+      f.fail("COMPONENT: unknown component '" + f[3] + "'", valid_components(true) + "|axial");
+    const Component c = component(f, 3);
+    if (b && b->index == a.index) f.fail("connects node " + f[1] + " to itself");
+    const double k = f.positive(4, "K");
+    model_->add_element(std::make_unique<model::LinearSpring>(id, a.index, b ? b->index : -1, c, k));
+    use(a.index, c);
+    if (b) use(b->index, c);
+  }
+  if (ids.empty())
+    c_.fail(nullptr, "model.truss", "no elements: give at least one 'truss', 'beam' or 'spring' in [model]");
+  for (const auto& [id, info] : nodes_) {
+    bool any = false;
+    for (int c = 0; c < model::kComponents; ++c) any = any || used_.count({info.index, c});
+    if (!any)
+      throw ConfigError(info.entry.file, info.entry.line, info.entry.key,
+                        "node " + std::to_string(id) + " is not connected to any element");
+  }
+}
+
+// hinge = NODE MEMBER [MEMBER ...] [spring K]: each listed member gets its own end
+// rotation at NODE (Model::add_dof); with "spring K" a rotational spring joins it to
+// the node's rotation.
+void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids) {
+  std::map<int, int> member_index;
+  std::map<int, int> members_at;  // node index → number of member ends there
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    member_index[members[i].id] = static_cast<int>(i);
+    ++members_at[members[i].a];
+    ++members_at[members[i].b];
+  }
+  for (const Fields& f : records("model.hinge")) {
+    if (f.size() < 2) f.fail("expected a node and at least one member, found " + std::to_string(f.size()) + " field(s)");
+    const NodeInfo& n = node(f, 0, "NODE");
+    const int node_id = model_->node_id(n.index);
+    std::size_t last = f.size();
+    std::optional<double> k;
+    for (std::size_t i = 1; i < f.size(); ++i)
+      if (f[i] == "spring") {
+        if (i + 2 != f.size()) f.fail("'spring' must be followed by exactly one field, the stiffness K");
+        if (i == 1) f.fail("no member listed before 'spring'");
+        k = f.positive(i + 1, "K");
+        last = i;
+      }
+    std::vector<int> listed;
+    for (std::size_t i = 1; i < last; ++i) {
+      const int id = f.id(i, "MEMBER");
+      const auto it = member_index.find(id);
+      if (it == member_index.end()) {
+        const auto e = ids.find(id);
+        if (e != ids.end() && e->second.key == "model.beam")
+          f.fail("MEMBER: " + std::to_string(id) + " is an element inside the member of line " +
+                     std::to_string(e->second.line) + ": a hinge names a member by its ID (the first field of beam)",
+                 "the id of a model.beam member with an end at NODE");
+        if (e != ids.end())
+          f.fail("MEMBER: element " + std::to_string(id) + " is a " + e->second.key.substr(6) + " (line " +
+                     std::to_string(e->second.line) + "), not a beam member: only beams carry moments",
+                 "the id of a model.beam member with an end at NODE");
+        f.fail("MEMBER: no beam member has id " + std::to_string(id), "the id of a model.beam member with an end at NODE");
+      }
+      Member& m = members[it->second];
+      if (m.a != n.index && m.b != n.index)
+        f.fail("member " + std::to_string(id) + " does not touch node " + std::to_string(node_id) + " (it joins nodes " +
+                   std::to_string(model_->node_id(m.a)) + " and " + std::to_string(model_->node_id(m.b)) + ")",
+               "the id of a model.beam member with an end at NODE");
+      const Entry*& released = m.a == n.index ? m.hinge_a : m.hinge_b;
+      if (released)
+        f.fail("member " + std::to_string(id) + " is already released at node " + std::to_string(node_id) +
+               (released == &f.entry() ? std::string(" (listed twice)")
+                                       : " (hinge at line " + std::to_string(released->line) + ")"));
+      if (members_at[n.index] == 1 && !k)
+        f.fail("hinge at node " + std::to_string(node_id) + " releases nothing: member " + std::to_string(id) +
+                   " is the only member there (a member end is pinned by leaving rz free)",
+               "a node where two or more members meet, or 'spring K'");
+      released = &f.entry();
+      const int slot = model_->add_dof(n.index, Component::Rz, "member " + std::to_string(id));
+      (m.a == n.index ? m.slot_a : m.slot_b) = slot;
+      listed.push_back(id);
+      if (k) {
+        model_->add_element(std::make_unique<model::LinearSpring>(
+            model::DofRef{n.index, Component::Rz}, model::DofRef{n.index, Component::Rz, slot}, *k,
+            "hinge spring at node " + std::to_string(node_id) + " (member " + std::to_string(id) + ")"));
+        hinge_spring_nodes_.insert(n.index);
+      }
+    }
+    hinged_.emplace(n.index, &f.entry());
+  }
+}
+
+void Builder::read_supports_and_loads() {
+  // The node's own rotation of a hinged node exists only if a member there is not
+  // released (or a spring holds it).
+  auto check_rotation = [&](const Fields& f, int node, Component c, const char* what) {
+    if (c != Component::Rz || used_.count({node, static_cast<int>(c)})) return;
+    const auto h = hinged_.find(node);
+    if (h == hinged_.end()) return;
+    f.fail("node " + std::to_string(model_->node_id(node)) + " rz: every member at the node is released by the hinge at line " +
+           std::to_string(h->second->line) + ", so the node's own rotation belongs to no element: " + what);
+  };
+  for (const Fields& f : records("model.fix")) {
+    if (f.size() < 2) f.fail("expected a node and at least one component, found " + std::to_string(f.size()) + " field(s)");
+    const NodeInfo& n = node(f, 0, "NODE");
+    for (std::size_t i = 1; i < f.size(); ++i) {
+      std::vector<Component> comps;
+      if (f[i] == "all") {
+        comps = {Component::Ux, Component::Uy};
+        if (dim_ == 3) comps.push_back(Component::Uz);
+      } else {
+        if (!component_from(f[i])) f.fail("unknown component '" + f[i] + "'", valid_components(true) + "|all");
+        comps = {component(f, i)};
+      }
+      for (Component c : comps) {
+        check_rotation(f, n.index, c, "the support would hold nothing");
+        model_->fix(n.index, c);
+        fixed_.insert({n.index, static_cast<int>(c)});
+      }
+    }
+  }
+  bool any_load = false;
+  for (const char* key : {"model.load", "model.dead_load"}) {
+    const bool reference = std::string_view(key) == "model.load";
+    for (const Fields& f : records(key)) {
+      f.require(3, 3);
+      const NodeInfo& n = node(f, 0, "NODE");
+      const Component c = component(f, 1);
+      const double value = f.real(2, "VALUE");
+      const std::string dof = "node " + f[0] + " " + f[1];
+      check_rotation(f, n.index, c, "the load would act on nothing");
+      if (!used_.count({n.index, static_cast<int>(c)}))
+        f.fail(dof + " is not a degree of freedom of any element: the load would act on nothing");
+      if (fixed_.count({n.index, static_cast<int>(c)}))
+        f.fail(dof + " is fixed: a load on a support has no effect");
+      if (reference) {
+        model_->add_load(n.index, c, value);
+        if (value != 0.0) any_load = true;
+        if (!first_load_) {
+          first_load_ = &f.entry();
+          first_load_dof_ = {n.index, c};
+        }
+      } else {
+        model_->add_dead_load(n.index, c, value);
+      }
+    }
+  }
+  if (!any_load) {
+    const std::vector<const Entry*> loads = c_.all("model.load");
+    if (loads.empty())
+      c_.fail(nullptr, "model.load", "no load: give at least one 'load = NODE COMP VALUE' in [model]",
+              "NODE COMP VALUE");
+    throw ConfigError(loads.front()->file, loads.front()->line, "model.load",
+                      "every reference load is zero: lambda would scale nothing");
+  }
+}
+
+void Builder::read_continuation(Spec& s) {
+  continuation::Options& o = s.analysis.explorer.path;
+  const Entry* ce = c_.find("continuation.constraint");
+  o.constraint = *continuation::constraint_from_string(*c_.text("continuation.constraint"));
+  const std::vector<const Entry*> ctl = c_.all("continuation.control");
+  if (o.constraint == continuation::ConstraintKind::DisplacementControl) {
+    if (ctl.empty())
+      c_.fail(ce, "continuation.control", "constraint = displacement needs the controlled dof 'control = NODE COMP'",
+              "NODE COMP");
+    Fields f(*ctl.back(), spec("continuation.control"));
+    f.require(2, 2);
+    const NodeInfo& n = node(f, 0, "NODE");
+    o.control_dof = free_equation(f, n.index, component(f, 1), "control");
+  } else if (!ctl.empty()) {
+    Fields f(*ctl.back(), spec("continuation.control"));
+    f.fail("is used only with constraint = displacement (constraint is " +
+           std::string(continuation::to_string(o.constraint)) + ")");
+  }
+  o.initial_load_increment = *c_.real("continuation.initial_step");
+  o.min_step_ratio = *c_.real("continuation.min_step_ratio");
+  o.max_step_ratio = *c_.real("continuation.max_step_ratio");
+  o.max_step_growth = *c_.real("continuation.max_step_growth");
+  o.target_iterations = static_cast<int>(*c_.integer("continuation.target_iterations"));
+  o.max_iterations = static_cast<int>(*c_.integer("continuation.max_iterations"));
+  if (o.target_iterations > o.max_iterations)
+    c_.fail(c_.find("continuation.target_iterations"), "continuation.target_iterations",
+            "target_iterations (" + std::to_string(o.target_iterations) + ") exceeds max_iterations (" +
+                std::to_string(o.max_iterations) + ")",
+            "[1, continuation.max_iterations]");
+  o.residual_tolerance = *c_.real("continuation.residual_tolerance");
+  o.increment_tolerance = *c_.real("continuation.increment_tolerance");
+  o.direction = static_cast<int>(*c_.integer("continuation.direction"));
+  o.auto_scale = *c_.boolean("continuation.auto_scale");
+  o.psi = *c_.real("continuation.psi");
+  if (o.psi == 0.0 && o.constraint == continuation::ConstraintKind::LoadControl)
+    c_.fail(c_.find("continuation.psi"), "continuation.psi", "psi = 0 leaves load control without a step",
+            "(0, inf) with constraint = load");
+
+  o.max_steps = static_cast<int>(*c_.integer("stop.max_steps"));
+  if (auto v = c_.real("stop.lambda_min")) o.lambda_min = *v;
+  if (auto v = c_.real("stop.lambda_max")) o.lambda_max = *v;
+  if (o.lambda_min >= o.lambda_max)
+    c_.fail(c_.find("stop.lambda_max"), "stop.lambda_max", "lambda_max must exceed lambda_min",
+            "(stop.lambda_min, inf)");
+  if (o.lambda_min > 0.0)
+    c_.fail(c_.find("stop.lambda_min"), "stop.lambda_min", "the trace starts at lambda = 0, below lambda_min",
+            "(-inf, 0]");
+  if (o.lambda_max < 0.0)
+    c_.fail(c_.find("stop.lambda_max"), "stop.lambda_max", "the trace starts at lambda = 0, above lambda_max",
+            "[0, inf)");
+  if (const Entry* e = c_.find("stop.displacement")) {
+    Fields f(*e, spec("stop.displacement"));
+    f.require(3, 3);
+    const NodeInfo& n = node(f, 0, "NODE");
+    o.monitor_dof = free_equation(f, n.index, component(f, 1), "monitor");
+    o.max_displacement = f.positive(2, "LIMIT");
+  }
+  o.stop_at_zero_load = *c_.boolean("stop.zero_load");
+
+  critical::FinderOptions& k = s.analysis.explorer.finder;
+  k.detect = *critical::detect_test_from_string(*c_.text("critical.detect"));
+  k.locate = *c_.boolean("critical.locate");
+  k.locate_options.tolerance = *c_.real("critical.tolerance");
+  k.locate_options.max_iterations = static_cast<int>(*c_.integer("critical.max_iterations"));
+  k.locate_options.bifurcation_tolerance = *c_.real("critical.bifurcation_tolerance");
+  k.refine_fraction = *c_.real("critical.refine_fraction");
+
+  critical::ExplorerOptions& b = s.analysis.explorer;
+  // Branches are switched to at located points only.
+  b.switch_branches = *c_.boolean("branches.switch") && k.locate;
+  if (const Entry* e = c_.find("branches.at")) {
+    std::string id;
+    for (char ch : e->value + ",") {
+      if (ch != ',' && ch != ' ') {
+        id += ch;
+        continue;
+      }
+      if (id.empty()) continue;
+      const bool ok = id.size() > 2 && (id.rfind("BP", 0) == 0) &&
+                      id.find_first_not_of("0123456789", 2) == std::string::npos;
+      if (!ok)
+        throw ConfigError(e->file, e->line, e->key, "'" + id + "' is not a bifurcation point id",
+                          "BP1, BP2, ... separated by commas");
+      b.switch_at.push_back(id);
+      id.clear();
+    }
+  }
+  b.max_depth = static_cast<int>(*c_.integer("branches.max_depth"));
+  const std::string dir = *c_.text("branches.direction");
+  b.direction = dir == "positive" ? 1 : dir == "negative" ? -1 : 0;
+  b.max_branches = static_cast<int>(*c_.integer("branches.max_branches"));
+  b.symmetric_tolerance = *c_.real("branches.symmetric_tolerance");
+}
+
+void Builder::read_design(Spec& s) {
+  for (const Entry* e : c_.all("design.parameter"))
+    if (std::find(s.design_parameters.begin(), s.design_parameters.end(), e->value) == s.design_parameters.end())
+      s.design_parameters.push_back(e->value);
+  analysis::DesignOptions& d = s.analysis.design;
+  if (auto t = c_.text("design.follow")) {
+    std::string v = *t;
+    std::replace(v.begin(), v.end(), ',', ' ');
+    for (const std::string& id : split_fields(v)) d.follow.push_back(id);
+  }
+  d.directions = *analysis::curve_directions_from_string(*c_.text("design.direction"));
+  critical::CurveOptions& o = d.curve;
+  if (auto v = c_.real("design.mu_min")) o.mu_min = *v;
+  if (auto v = c_.real("design.mu_max")) o.mu_max = *v;
+  o.step = *c_.real("design.step");
+  o.max_points = static_cast<int>(*c_.integer("design.max_points"));
+  // A curve may grow its step to four first steps (and never below the default bound).
+  o.max_step = std::max(o.max_step, 4.0 * o.step);
+}
+
+void Builder::read_output(Spec& s) {
+  auto add = [&](const Fields* f, int node, Component c) {
+    TrackedDof t;
+    t.node = node;
+    t.node_id = model_->node_id(node);
+    t.component = c;
+    t.column = "u_" + std::to_string(t.node_id) + "_" + model::to_string(c);
+    if (f) {
+      t.equation = free_equation(*f, node, c, "track");
+      for (const TrackedDof& o : s.track)
+        if (o.column == t.column) f->fail("node " + (*f)[0] + " " + (*f)[1] + " is tracked twice");
+    } else {
+      t.equation = model_->equation(node, c);
+    }
+    s.track.push_back(t);
+  };
+  for (const Fields& f : records("output.track")) {
+    f.require(2, 2);
+    const NodeInfo& n = node(f, 0, "NODE");
+    add(&f, n.index, component(f, 1));
+  }
+  if (s.track.empty() && first_load_dof_) add(nullptr, first_load_dof_->first, first_load_dof_->second);
+  for (const TrackedDof& t : s.track) s.analysis.track.push_back(t.equation);
+  s.output.plot = *c_.boolean("output.plot");
+  s.output.vtk = *c_.boolean("output.vtk");
+  s.output.drawings = *c_.boolean("output.drawings");
+}
+
+Spec Builder::run() {
+  Spec s;
+  s.config_file = c_.file();
+  dim_ = static_cast<int>(*c_.integer("model.dim"));
+  strain_ = *strain_from(*c_.text("model.strain"));
+  formulation_ = *c_.text("model.beam_formulation") == "corotational" ? model::BeamFormulation::Corotational
+                                                                       : model::BeamFormulation::SimoReissner;
+  model_ = std::make_unique<model::Model>(dim_);
+  read_nodes();
+  read_elements();
+  read_supports_and_loads();
+  try {
+    model_->finalize();
+  } catch (const model::ModelError& e) {
+    c_.fail(nullptr, "", std::string("inconsistent model: ") + e.what());
+  }
+  read_continuation(s);
+  read_design(s);
+  read_output(s);
+  s.title = c_.text("problem.title").value_or("");
+  s.description = c_.text("problem.description").value_or("");
+  s.problem_name = c_.text("output.name").value_or(fs::path(c_.file()).stem().string());
+  s.node_entries = std::move(node_entries_);
+  if (const auto from = c_.text("branches.from")) {
+    analysis::SavedState st = read_state(*from, model_->size());
+    st.source = *from;
+    s.analysis.from = std::move(st);
+  }
+  s.model = std::move(model_);
+  if (const std::string why = s.analysis.validate(); !why.empty())
+    c_.fail(nullptr, "", "inconsistent options: " + why);
+  return s;
+}
+
+}  // namespace
+
+Spec build(const Config& config) { return Builder(config).run(); }
+
+std::vector<std::string> track_columns(const Spec& spec) {
+  std::vector<std::string> out;
+  for (const TrackedDof& t : spec.track) out.push_back(t.column);
+  return out;
+}
+
+Spec load(const fs::path& file, const std::vector<std::string>& overrides) {
+  Config c = Config::read_file(file);
+  for (const std::string& o : overrides) c.apply_override(o);
+  return build(c);
+}
+
+void check_mechanism(const Spec& spec) {
+  const model::Model& m = *spec.model;
+  const analysis::MechanismCheck c = analysis::check_mechanism(m);
+  if (c.kind == analysis::MechanismKind::Held) return;
+  const std::string file = spec.config_file.string();
+  if (c.kind == analysis::MechanismKind::NearlySingular) {
+    std::string moves;
+    for (int eq : c.moves) moves += (moves.empty() ? "" : ", ") + m.dof_name(eq);
+    throw ConfigError(file, 0, "model.fix",
+                      "the structure is a mechanism or is not supported: the tangent stiffness is " +
+                          (c.status == linalg::FactorStatus::Ok
+                               ? "nearly singular (smallest/largest pivot " + fmt::format("{:.3g}", c.pivot_ratio) + ")"
+                               : std::string(linalg::to_string(c.status))) +
+                          " at the undeformed state" + (moves.empty() ? "" : "; the mechanism moves " + moves) +
+                          "; add supports (fix), elements or a spring at a hinge");
+  }
+  std::string dofs;
+  for (int eq : c.free_equations) dofs += (dofs.empty() ? "" : ", ") + m.dof_name(eq);  // "node 3 uy"
+  if (c.more) dofs += ", ...";
+  // Locate the message at the first free dof's node line.
+  int line = 0;
+  std::string where = file;
+  for (int n = 0; n < m.node_count(); ++n)
+    for (int k = 0; k < model::kComponents; ++k)
+      if (m.equation(n, static_cast<model::Component>(k)) == c.free_equations.front() &&
+          n < static_cast<int>(spec.node_entries.size())) {
+        line = spec.node_entries[n].line;
+        where = spec.node_entries[n].file;
+      }
+  const bool several = c.free_equations.size() > 1;
+  throw ConfigError(where, line, "model.fix",
+                    "the structure is a mechanism or is not supported: the tangent stiffness is singular at the "
+                    "undeformed state; free degree" + std::string(several ? "s" : "") + " of freedom: " + dofs +
+                        (several ? " (fix them, or add bars or springs that hold them)"
+                                 : " (fix it, or add a bar or spring that holds it)"));
+}
+
+}  // namespace senda::input

@@ -1,0 +1,91 @@
+#include "senda/input/state.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "senda/input/config.hpp"
+
+namespace senda::input {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+Vector to_vector(const json& j, std::size_t n, const std::string& file, const char* what) {
+  if (!j.is_array() || j.size() != n)
+    throw ConfigError(file, 0, "branches.from",
+                      std::string("the saved state's '") + what + "' does not have " + std::to_string(n) +
+                          " entries (is it from another model?)");
+  Vector v(static_cast<Eigen::Index>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!j[i].is_number()) throw ConfigError(file, 0, "branches.from", std::string("non-numeric entry in '") + what + "'");
+    v[static_cast<Eigen::Index>(i)] = j[i].get<double>();
+  }
+  return v;
+}
+}  // namespace
+
+analysis::SavedState read_state(const fs::path& file, int unknowns) {
+  const std::string name = file.string();
+  std::ifstream in(file);
+  if (!in) throw ConfigError(name, 0, "branches.from", "cannot open the saved state");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const std::exception& e) {
+    throw ConfigError(name, 0, "branches.from", std::string("not a saved state (JSON): ") + e.what());
+  }
+  try {
+    if (j.value("format", "") != "senda-state-1")
+      throw ConfigError(name, 0, "branches.from", "not a Senda saved state (format senda-state-1)");
+    const std::size_t n = static_cast<std::size_t>(unknowns);
+    if (j.at("unknowns").get<long>() != unknowns)
+      throw ConfigError(name, 0, "branches.from",
+                        "the saved state has " + std::to_string(j.at("unknowns").get<long>()) +
+                            " unknowns, the model " + std::to_string(unknowns) + ": it is from another model");
+    analysis::SavedState s;
+    s.problem = j.value("problem", "");
+    critical::CriticalPoint& cp = s.point;
+    cp.id = j.at("id").get<std::string>();
+    cp.kind = j.at("kind").get<std::string>() == "bifurcation" ? critical::CriticalKind::Bifurcation
+                                                               : critical::CriticalKind::Limit;
+    cp.converged = true;
+    cp.message = "read from " + name;
+    cp.lambda = j.at("lambda").get<double>();
+    cp.q = to_vector(j.at("q"), n, name, "q");
+    cp.phi = to_vector(j.at("phi"), n, name, "phi");
+    cp.v = to_vector(j.at("v"), n, name, "v");
+    if (j.contains("abe")) {
+      const json& a = j["abe"];
+      critical::BifurcationEquation abe;
+      abe.A = a.at("A").get<double>();
+      abe.B1 = a.at("B1").get<double>();
+      abe.B2 = a.at("B2").get<double>();
+      abe.C = a.at("C").get<double>();
+      abe.symmetric = a.at("symmetric").get<bool>();
+      abe.valid = a.at("valid").get<bool>();
+      abe.incoming = a.at("incoming").get<int>();
+      abe.message = a.value("message", "");
+      const json& ts = a.at("tangents");
+      for (std::size_t k = 0; k < 2 && k < ts.size(); ++k) {
+        abe.tangents[k].lambda = ts[k].at("lambda").get<double>();
+        abe.tangents[k].q = to_vector(ts[k].at("q"), n, name, "abe.tangents.q");
+      }
+      cp.abe = abe;
+    }
+    s.scaling.w = to_vector(j.at("scaling").at("w"), n, name, "scaling.w");
+    s.scaling.psi = j.at("scaling").at("psi").get<double>();
+    s.initial_step = j.at("initial_step").get<double>();
+    if (!cp.abe || !cp.abe->valid)
+      throw ConfigError(name, 0, "branches.from",
+                        cp.id + " has no valid bifurcation equation: branches start only at simple bifurcation points");
+    return s;
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ConfigError(name, 0, "branches.from", std::string("incomplete saved state: ") + e.what());
+  }
+}
+
+}  // namespace senda::input

@@ -1,0 +1,74 @@
+#include "senda/output/files.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <system_error>
+
+namespace senda::output {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string>& ResultsDir::own_files() {
+  static const std::vector<std::string> files = {
+      "path.csv", "summary.json", "summary.json.tmp", "plot.gp",          "critical.csv",     "plot.log",
+      "curves.gp", "curves.png",  "curves.svg",       "curves.log",       "imperfection.csv", "imperfection.json"};
+  return files;
+}
+
+const std::vector<std::string>& ResultsDir::own_directories() {
+  static const std::vector<std::string> dirs = {"modes", "states", "vtk", "drawings", "curves"};
+  return dirs;
+}
+
+void ResultsDir::check(const fs::path& dir, bool overwrite) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (fs::exists(st)) {
+    if (!fs::is_directory(st)) throw DirectoryRefused(dir, "exists and is not a directory");
+    if (!overwrite)
+      throw DirectoryRefused(dir, "the results directory exists; pass --overwrite to replace its results, or choose --out");
+  }
+}
+
+ResultsDir ResultsDir::prepare(const fs::path& dir, bool overwrite) {
+  check(dir, overwrite);
+  std::error_code ec;
+  if (fs::exists(dir, ec)) {
+    for (const std::string& f : own_files()) {
+      fs::remove(dir / f, ec);
+      if (ec) throw DirectoryRefused(dir / f, "cannot remove the old result: " + ec.message());
+    }
+    // The figures of the old run, lambda_<column>.png/.svg.
+    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
+      const std::string name = e.path().filename().string();
+      const std::string ext = e.path().extension().string();
+      if (name.rfind("lambda_", 0) == 0 && (ext == ".png" || ext == ".svg")) fs::remove(e.path(), ec);
+    }
+    // The mode, state, VTK, drawing and curve files of the old run (Senda's own directories).
+    for (const std::string& sub : own_directories()) {
+      fs::remove_all(dir / sub, ec);
+      if (ec) throw DirectoryRefused(dir / sub, "cannot remove the old results: " + ec.message());
+    }
+    return ResultsDir(dir);
+  }
+  fs::create_directories(dir, ec);
+  if (ec) throw DirectoryRefused(dir, "cannot create the results directory: " + ec.message());
+  return ResultsDir(dir);
+}
+
+void write_file_atomically(const fs::path& file, const std::string& text) {
+  const fs::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw OutputError(tmp.string() + ": cannot create: " + std::strerror(errno));
+    out << text;
+    out.flush();
+    if (!out) throw OutputError(tmp.string() + ": write failed");
+  }
+  std::error_code ec;
+  fs::rename(tmp, file, ec);
+  if (ec) throw OutputError(file.string() + ": cannot rename from " + tmp.string() + ": " + ec.message());
+}
+
+}  // namespace senda::output

@@ -1,0 +1,51 @@
+#include "senda/output/recorder.hpp"
+
+#include <system_error>
+
+#include "senda/output/state.hpp"
+#include "senda/output/studies.hpp"
+#include "senda/output/svg.hpp"
+
+namespace senda::output {
+
+namespace fs = std::filesystem;
+
+Recorder::Recorder(const ResultsDir& dir, const model::Model& model, RunInfo info, RecorderOptions options)
+    : dir_(dir.path()), model_(model), info_(std::move(info)), options_(options), path_(dir_ / "path.csv", info_) {
+  if (options_.vtk) vtk_.emplace(dir_, model_);
+  if (options_.drawings)
+    write_structure_drawing(dir_, model_, info_.title.empty() ? info_.problem : info_.title);
+}
+
+void Recorder::on_point(int branch, const continuation::PathPoint& p) {
+  path_.write(p, branch);
+  if (vtk_) vtk_->write_point(p, branch);
+}
+
+void Recorder::on_critical(const analysis::CriticalEvent& e) {
+  if (!e.is_new) return;
+  const critical::CriticalPoint& cp = e.point;
+  write_mode(dir_, model_, cp);
+  if (vtk_) vtk_->write_mode(cp, e.branch);
+  if (options_.drawings) write_critical_drawings(dir_, model_, cp);
+  // The state of a bifurcation point, for a later run that starts there (branches.from).
+  if (cp.converged && cp.abe && cp.abe->valid) {
+    std::error_code ec;
+    fs::create_directories(dir_ / "states", ec);
+    if (ec) throw OutputError((dir_ / "states").string() + ": cannot create: " + ec.message());
+    write_state(dir_ / "states" / (cp.id + ".json"), info_.problem, cp, e.scaling, e.initial_step);
+  }
+}
+
+void Recorder::on_paths_end(const analysis::TraceResult& r) {
+  if (vtk_) vtk_->finish();
+  write_summary(dir_ / "summary.json", info_, r);
+}
+
+void Recorder::on_curve_end(const analysis::CurveRecord& c) {
+  if (c.followed) write_curve(dir_, c, info_.track_columns, info_.track);
+}
+
+void Recorder::on_end(const analysis::TraceResult& r) { write_summary(dir_ / "summary.json", info_, r); }
+
+}  // namespace senda::output
