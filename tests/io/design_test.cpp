@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "io/test_files.hpp"
+#include "support/test_files.hpp"
 #include "senda/io/design.hpp"
 #include "senda/io/expression.hpp"
 

@@ -9,7 +9,7 @@
 #include "senda/io/builder.hpp"
 #include "senda/io/results.hpp"
 #include "senda/io/trace.hpp"
-#include "io/test_files.hpp"
+#include "support/test_files.hpp"
 
 using namespace senda;
 using namespace senda::io;

@@ -17,7 +17,7 @@ using namespace senda;
 using namespace senda::io;
 namespace fs = std::filesystem;
 
-#include "io/test_files.hpp"
+#include "support/test_files.hpp"
 
 namespace {
 const std::string kSource = SENDA_SOURCE_DIR;

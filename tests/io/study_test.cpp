@@ -19,7 +19,7 @@ using namespace senda;
 using namespace senda::io;
 namespace fs = std::filesystem;
 
-#include "io/test_files.hpp"
+#include "support/test_files.hpp"
 
 using senda::test::scratch;
 

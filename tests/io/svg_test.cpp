@@ -11,7 +11,7 @@
 #include "senda/io/svg.hpp"
 #include "senda/io/trace.hpp"
 
-#include "io/test_files.hpp"
+#include "support/test_files.hpp"
 
 using namespace senda;
 using namespace senda::io;

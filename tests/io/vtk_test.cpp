@@ -16,7 +16,7 @@
 #include "senda/io/trace.hpp"
 #include "senda/io/vtk.hpp"
 
-#include "io/test_files.hpp"
+#include "support/test_files.hpp"
 
 using namespace senda;
 using namespace senda::io;
