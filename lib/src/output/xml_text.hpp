@@ -1,6 +1,6 @@
 #pragma once
 // Text of XML attributes and elements (the SVG drawings and the VTK files): the
-// five characters XML reserves, escaped. Private to lib/src/io.
+// five characters XML reserves, escaped. Private to lib/src/output.
 #include <string>
 
 namespace senda::output::detail {

@@ -9,7 +9,7 @@
 //   if (std::string why = o.validate(); !why.empty()) ...   // the reason a value is bad
 //
 // Nothing here knows a .cfg, a file or an exit code: the input layer fills these
-// structs from a Config, a C++ user fills them in code.
+// structs from a .cfg file, a C++ user fills them in code.
 #include <optional>
 #include <string>
 #include <string_view>

@@ -1,0 +1,133 @@
+// The defaults of the key table (`trace --help`, docs/config.md) are the defaults
+// of the structs the keys fill (analysis::AnalysisOptions, input::OutputRequest,
+// the model's element defaults): the defaults live in the structs and the table
+// repeats them for the help text, so they are checked here against each other.
+// Every key with a default must be listed below, so that a new key cannot drift.
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "senda/analysis/options.hpp"
+#include "senda/continuation/constraint.hpp"
+#include "senda/core/number.hpp"
+#include "senda/input/builder.hpp"
+#include "senda/input/config.hpp"
+#include "senda/model/beam2d.hpp"
+#include "senda/model/truss.hpp"
+
+namespace {
+
+using namespace senda;
+
+std::string num(double v) { return core::format_number(v); }
+std::string boolean(bool b) { return b ? "true" : "false"; }
+
+// The default of the struct field a key fills, as the table would write it.
+using Getter = std::function<std::string(const analysis::AnalysisOptions&, const input::OutputRequest&)>;
+
+const std::map<std::string, Getter>& fields() {
+  static const std::map<std::string, Getter> m = {
+      {"model.beam_formulation",
+       [](auto&, auto&) { return std::string(model::to_string(model::BeamFormulation::SimoReissner)); }},
+      {"continuation.constraint", [](auto& o, auto&) { return std::string(continuation::to_string(o.explorer.path.constraint)); }},
+      {"continuation.initial_step", [](auto& o, auto&) { return num(o.explorer.path.initial_load_increment); }},
+      {"continuation.min_step_ratio", [](auto& o, auto&) { return num(o.explorer.path.min_step_ratio); }},
+      {"continuation.max_step_ratio", [](auto& o, auto&) { return num(o.explorer.path.max_step_ratio); }},
+      {"continuation.max_step_growth", [](auto& o, auto&) { return num(o.explorer.path.max_step_growth); }},
+      {"continuation.target_iterations", [](auto& o, auto&) { return num(o.explorer.path.target_iterations); }},
+      {"continuation.max_iterations", [](auto& o, auto&) { return num(o.explorer.path.max_iterations); }},
+      {"continuation.residual_tolerance", [](auto& o, auto&) { return num(o.explorer.path.residual_tolerance); }},
+      {"continuation.increment_tolerance", [](auto& o, auto&) { return num(o.explorer.path.increment_tolerance); }},
+      {"continuation.direction", [](auto& o, auto&) { return num(o.explorer.path.direction); }},
+      {"continuation.auto_scale", [](auto& o, auto&) { return boolean(o.explorer.path.auto_scale); }},
+      {"continuation.psi", [](auto& o, auto&) { return num(o.explorer.path.psi); }},
+      {"stop.max_steps", [](auto& o, auto&) { return num(o.explorer.path.max_steps); }},
+      {"stop.zero_load", [](auto& o, auto&) { return boolean(o.explorer.path.stop_at_zero_load); }},
+      {"output.plot", [](auto&, auto& r) { return boolean(r.plot); }},
+      {"output.vtk", [](auto&, auto& r) { return boolean(r.vtk); }},
+      {"output.drawings", [](auto&, auto& r) { return boolean(r.drawings); }},
+      {"critical.detect", [](auto& o, auto&) { return std::string(critical::to_string(o.explorer.finder.detect)); }},
+      {"critical.locate", [](auto& o, auto&) { return boolean(o.explorer.finder.locate); }},
+      {"critical.tolerance", [](auto& o, auto&) { return num(o.explorer.finder.locate_options.tolerance); }},
+      {"critical.max_iterations", [](auto& o, auto&) { return num(o.explorer.finder.locate_options.max_iterations); }},
+      {"critical.bifurcation_tolerance",
+       [](auto& o, auto&) { return num(o.explorer.finder.locate_options.bifurcation_tolerance); }},
+      {"critical.refine_fraction", [](auto& o, auto&) { return num(o.explorer.finder.refine_fraction); }},
+      {"branches.switch", [](auto& o, auto&) { return boolean(o.explorer.switch_branches); }},
+      {"branches.max_depth", [](auto& o, auto&) { return num(o.explorer.max_depth); }},
+      {"branches.direction",
+       [](auto& o, auto&) { return std::string(o.explorer.direction == 0 ? "both" : o.explorer.direction > 0 ? "positive" : "negative"); }},
+      {"branches.max_branches", [](auto& o, auto&) { return num(o.explorer.max_branches); }},
+      {"branches.symmetric_tolerance", [](auto& o, auto&) { return num(o.explorer.symmetric_tolerance); }},
+      {"design.direction", [](auto& o, auto&) { return std::string(analysis::to_string(o.design.directions)); }},
+      {"design.step", [](auto& o, auto&) { return num(o.design.curve.step); }},
+      {"design.max_points", [](auto& o, auto&) { return num(o.design.curve.max_points); }},
+  };
+  return m;
+}
+
+// A table default in the form num() writes it ("1e-6" and "1e-06" are one value).
+std::string canonical(const input::OptionSpec& o) {
+  const std::string v = o.default_value;
+  if (o.type == input::ValueType::Real || o.type == input::ValueType::Integer) return num(std::stod(v));
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("defaults: every key table default is the default of the field it fills", "[input][defaults]") {
+  const analysis::AnalysisOptions options;
+  const input::OutputRequest output;
+  int checked = 0;
+  for (const input::OptionSpec& o : input::option_table()) {
+    if (!o.default_value) continue;
+    const std::string key = o.key;
+    // model.dim and model.strain have no struct default: a Model is built for a
+    // dimension and a TrussBar for a strain measure; the table is their only default.
+    if (key == "model.dim" || key == "model.strain") continue;
+    INFO("key " << key);
+    const auto it = fields().find(key);
+    REQUIRE(it != fields().end());  // a key with a default must be listed above
+    CHECK(canonical(o) == it->second(options, output));
+    ++checked;
+  }
+  CHECK(checked == static_cast<int>(fields().size()));
+}
+
+TEST_CASE("defaults: a file without optional keys builds the default options", "[input][defaults]") {
+  const input::Config c = input::Config::parse(
+      "[model]\nnode = 1 0 0\nnode = 2 1 0\ntruss = 1 1 2 1\nfix = 1 all\nfix = 2 uy\nload = 2 ux 1\n", "defaults.cfg");
+  const input::Spec s = input::build(c);
+  const analysis::AnalysisOptions d;
+  const continuation::Options& p = s.analysis.explorer.path;
+  CHECK(p.constraint == d.explorer.path.constraint);
+  CHECK(p.initial_load_increment == d.explorer.path.initial_load_increment);
+  CHECK(p.max_steps == d.explorer.path.max_steps);
+  CHECK(p.residual_tolerance == d.explorer.path.residual_tolerance);
+  CHECK(s.analysis.explorer.finder.locate_options.tolerance == d.explorer.finder.locate_options.tolerance);
+  CHECK(s.analysis.explorer.finder.refine_fraction == d.explorer.finder.refine_fraction);
+  CHECK(s.analysis.explorer.max_branches == d.explorer.max_branches);
+  CHECK(s.analysis.design.curve.max_points == d.design.curve.max_points);
+  CHECK(s.analysis.design.curve.step == d.design.curve.step);
+  CHECK(s.analysis.design.curve.max_step == d.design.curve.max_step);
+  CHECK(s.analysis.validate().empty());
+  CHECK_FALSE(s.output.plot);
+}
+
+TEST_CASE("defaults: validate() names the field of a bad value", "[analysis][defaults]") {
+  analysis::AnalysisOptions o;
+  CHECK(o.validate().empty());
+  o.explorer.path.initial_load_increment = 0.0;
+  CHECK(o.validate().find("initial_load_increment") != std::string::npos);
+  o = {};
+  o.explorer.finder.refine_fraction = 1.0;
+  CHECK(o.validate().find("refine_fraction") != std::string::npos);
+  o = {};
+  o.design.curve.max_points = 0;
+  CHECK(o.validate().find("max_points") != std::string::npos);
+  o = {};
+  o.explorer.path.constraint = continuation::ConstraintKind::DisplacementControl;
+  CHECK(o.validate().find("control_dof") != std::string::npos);
+}
