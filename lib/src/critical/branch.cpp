@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "senda/core/differences.hpp"
+
 namespace senda::critical {
 
 
@@ -36,7 +38,7 @@ BifurcationEquation bifurcation_equation(const Problem& problem, const CriticalP
   if (v.norm() > 0) central(v, abe.A, abe.B2);  // along v: A and B₂ (v = 0 only if r = 0)
   if (!problem.is_proportional()) {
     // Extra terms of a λ-dependent g: A += 2φᵀK_λv + φᵀg_λλ, B += φᵀK_λφ.
-    const double el = 6.0e-6 * std::max(1.0, std::abs(cp.lambda));
+    const double el = core::kLambdaStep * std::max(1.0, std::abs(cp.lambda));
     problem.tangent(q0, cp.lambda + el, Kp);
     Vector gl0, gl1;
     problem.dg_dlambda(q0, cp.lambda, gl0);

@@ -9,6 +9,8 @@
 #include "senda/critical/branch.hpp"
 #include "senda/linalg/factorization.hpp"
 
+#include "penalized.hpp"
+
 namespace senda::critical {
 
 namespace {
@@ -19,12 +21,6 @@ const double kCbrtEps = std::cbrt(std::numeric_limits<double>::epsilon());
 double mu_step(double mu, double mu_scale) { return kCbrtEps * std::max(std::abs(mu), mu_scale); }
 
 double default_mu_scale(double mu, double given) { return given > 0.0 ? given : std::max(std::abs(mu), 1.0); }
-
-int diagonal_slot(const SparseMatrix& K, int i) {
-  for (SparseMatrix::InnerIterator it(K, i); it; ++it)
-    if (it.row() == i) return static_cast<int>(&it.value() - K.valuePtr());
-  return -1;
-}
 
 }  // namespace
 
@@ -130,15 +126,14 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
   // K̃ w = −g_μ, K̃ = K + ρ eᵢeᵢᵀ: with φᵀg_μ = 0 this gives K w = −g_μ, wᵢ = 0.
   SparseMatrix K = problem.tangent_pattern(), Kp = problem.tangent_pattern(), Km = problem.tangent_pattern();
   problem.tangent(q, lambda, K);
-  SparseMatrix Kt = K;
-  const int slot = diagonal_slot(Kt, cp.pivot);
+  const int slot = penalized::diagonal_slot(K, cp.pivot);
   if (slot < 0) {
     s.message = "no diagonal entry at the pivot";
     return s;
   }
-  Kt.valuePtr()[slot] += cp.penalty;
-  linalg::SymmetricFactorization fac(Kt);
-  if (fac.factorize(Kt) != linalg::FactorStatus::Ok) {
+  SparseMatrix Kt;
+  linalg::SymmetricFactorization fac(K);
+  if (penalized::factorize(K, slot, cp.penalty, Kt, fac) != linalg::FactorStatus::Ok) {
     s.message = "penalized tangent not factorizable";
     return s;
   }
@@ -245,13 +240,12 @@ struct PenalizedSpectrum {
 PenalizedSpectrum penalized_spectrum(const Problem& p, const CriticalPoint& cp, double lambda, const Vector& start) {
   PenalizedSpectrum out;
   if (cp.pivot < 0 || cp.q.size() != p.size()) return out;
-  SparseMatrix K = p.tangent_pattern();
+  SparseMatrix K = p.tangent_pattern(), Kt;
   p.tangent(cp.q, lambda, K);
-  const int slot = diagonal_slot(K, cp.pivot);
+  const int slot = penalized::diagonal_slot(K, cp.pivot);
   if (slot < 0) return out;
-  K.valuePtr()[slot] += cp.penalty;
   linalg::SymmetricFactorization fac(K);
-  if (fac.factorize(K) != linalg::FactorStatus::Ok) return out;
+  if (penalized::factorize(K, slot, cp.penalty, Kt, fac) != linalg::FactorStatus::Ok) return out;
   out.negative = fac.negative_pivots();
   Vector x = start.size() == cp.q.size() && start.norm() > 0 ? start : Vector::Ones(cp.q.size());
   x.normalize();
@@ -261,7 +255,7 @@ PenalizedSpectrum penalized_spectrum(const Problem& p, const CriticalPoint& cp, 
     if (!(nrm > 0) || !std::isfinite(nrm)) return out;
     x = y / nrm;
   }
-  out.eigenvalue = x.dot(K * x);
+  out.eigenvalue = x.dot(Kt * x);
   out.x = x;
   out.ok = true;
   return out;
