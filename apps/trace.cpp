@@ -426,7 +426,7 @@ int main(int argc, char** argv) {
           end = fmt::format(", ends at {} = {:.9g}, lambda = {:.9g}", c.parameter, c.curve.points.back().mu,
                             c.curve.points.back().lambda);
         fmt::print("  {} {} {}: {} points, {}{}{}\n", c.point, c.parameter, c.direction > 0 ? "up" : "down",
-                   c.curve.points.size(), c.curve.termination, end,
+                   c.curve.points.size(), senda::critical::to_string(c.curve.termination), end,
                    c.file.empty() ? "" : " (" + c.file.generic_string() + ")");
         if (!c.curve.message.empty()) fmt::print("      {}\n", c.curve.message);
         for (const auto& e : c.curve.events)
@@ -440,10 +440,12 @@ int main(int argc, char** argv) {
         const std::string indent(2 * static_cast<std::size_t>(b.depth) + 4, ' ');
         if (b.id == 0)
           fmt::print("{}0 primary path: {}\n", indent,
-                     b.termination == "not-traced" ? b.message : fmt::format("{} points, {}", b.points + 1, b.termination));
+                     b.termination == senda::critical::BranchEnd::NotTraced
+                         ? b.message
+                         : fmt::format("{} points, {}", b.points + 1, senda::critical::to_string(b.termination)));
         else
           fmt::print("{}{} from {} ({}): {} points, {}{}\n", indent, b.id, b.start_point, b.direction > 0 ? "+" : "-",
-                     b.points + 1, b.termination, b.end_point.empty() ? "" : " at " + b.end_point);
+                     b.points + 1, senda::critical::to_string(b.termination), b.end_point.empty() ? "" : " at " + b.end_point);
       }
     }
     fmt::print("  results in {}\n", out_dir.string());

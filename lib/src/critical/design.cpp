@@ -183,6 +183,20 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
 // ---------------------------------------------------------------------------
 // Critical-point curves (eq. 8.4)
 
+const char* to_string(CurveTermination t) {
+  switch (t) {
+    case CurveTermination::Running: return "running";
+    case CurveTermination::MaxPoints: return "max-points";
+    case CurveTermination::MuRange: return "mu-range";
+    case CurveTermination::LambdaRange: return "lambda-range";
+    case CurveTermination::StepTooSmall: return "step-too-small";
+    case CurveTermination::BadStart: return "bad-start";
+    case CurveTermination::InvalidModel: return "invalid-model";
+    case CurveTermination::Interrupted: return "interrupted";
+  }
+  return "?";
+}
+
 const char* to_string(CurveEventKind k) {
   switch (k) {
     case CurveEventKind::TurnInMu: return "turn_in_mu";
@@ -267,7 +281,7 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
                                     const CurveOptions& options) {
   CriticalCurve curve;
   if (!start.converged || start.kind == CriticalKind::Multiple) {
-    curve.termination = "bad_start";
+    curve.termination = CurveTermination::BadStart;
     curve.message = "the start point is not a located simple critical point";
     return curve;
   }
@@ -279,7 +293,7 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
   so.mu_scale = plane.mu_s;
   const Sensitivity sens = sensitivity(family, mu0, start, so);
   if (!sens.valid) {
-    curve.termination = "bad_start";
+    curve.termination = CurveTermination::BadStart;
     curve.message = "no sensitivity at the start point: " + sens.message;
     return curve;
   }
@@ -313,19 +327,19 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
   Vector dq = Vector::Zero(start.q.size());  // dq/ds of the last secant
   double h = options.step;
 
-  auto outside = [&](double mu, double lambda) -> const char* {
-    if (mu < options.mu_min || mu > options.mu_max) return "mu_range";
-    if (lambda < options.lambda_min || lambda > options.lambda_max) return "lambda_range";
-    return nullptr;
+  auto outside = [&](double mu, double lambda) -> std::optional<CurveTermination> {
+    if (mu < options.mu_min || mu > options.mu_max) return CurveTermination::MuRange;
+    if (lambda < options.lambda_min || lambda > options.lambda_max) return CurveTermination::LambdaRange;
+    return std::nullopt;
   };
 
   while (true) {
     if (static_cast<int>(curve.points.size()) >= options.max_points) {
-      curve.termination = "max_points";
+      curve.termination = CurveTermination::MaxPoints;
       break;
     }
     if (options.stop_requested && options.stop_requested()) {
-      curve.termination = "interrupted";
+      curve.termination = CurveTermination::Interrupted;
       curve.message = "interrupted after " + std::to_string(curve.points.size()) + " points";
       break;
     }
@@ -356,7 +370,7 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
     if (!ok) {
       h *= 0.5;
       if (h < options.min_step) {
-        curve.termination = "step_too_small";
+        curve.termination = CurveTermination::StepTooSmall;
         curve.message = "no critical point near mu = " + std::to_string(last.mu) + " (" + why +
                         "): the critical point may cease to exist there";
         break;
@@ -490,8 +504,8 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
     tau = secant;
     located.push_back(ls.cp);
     curve.points.push_back(std::move(p));
-    if (const char* why_out = outside(curve.points.back().mu, curve.points.back().lambda)) {
-      curve.termination = why_out;
+    if (const std::optional<CurveTermination> why_out = outside(curve.points.back().mu, curve.points.back().lambda)) {
+      curve.termination = *why_out;
       break;
     }
     const int iters = std::max(1, ls.cp.newton_iterations);

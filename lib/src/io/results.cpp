@@ -196,7 +196,7 @@ std::string summary_json(const TraceSummary& s) {
       cj["direction"] = c.direction > 0 ? "up" : "down";
       cj["file"] = c.file.generic_string();
       cj["points"] = c.curve.points.size();
-      cj["termination"] = c.curve.termination;
+      cj["termination"] = critical::to_string(c.curve.termination);
       cj["message"] = c.curve.message;
       if (!c.curve.points.empty()) {
         const critical::CurvePoint& last = c.curve.points.back();
@@ -227,7 +227,7 @@ std::string summary_json(const TraceSummary& s) {
     x["start_point"] = b.start_point;
     x["direction"] = b.direction;
     x["points"] = b.points + 1;  // the start point included
-    x["termination"] = b.termination;
+    x["termination"] = critical::to_string(b.termination);
     x["message"] = b.message;
     x["end_point"] = b.end_point;
     branches.push_back(x);

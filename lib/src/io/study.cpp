@@ -73,7 +73,7 @@ CurveResult follow_curve(const Config& config, const Setup& reference, const cri
       found = true;
     }
   if (!found) {
-    r.curve.termination = "bad_start";
+    r.curve.termination = critical::CurveTermination::BadStart;
     r.curve.message = "'" + parameter + "' is not a parameter of [parameters]";
     return r;
   }
@@ -85,7 +85,7 @@ CurveResult follow_curve(const Config& config, const Setup& reference, const cri
   } catch (const std::exception& e) {
     // The builder refused a value next to the start (μ₀ ± δ of the first
     // derivatives); later failures cut the step inside follow_critical_curve.
-    r.curve.termination = "invalid_model";
+    r.curve.termination = critical::CurveTermination::InvalidModel;
     r.curve.message = e.what();
   }
   return r;

@@ -279,7 +279,7 @@ TraceSummary TraceRun::run(const fs::path& out_dir, bool overwrite, TraceEvents&
   s.branches = explorer.branches();
   if (s.branches.empty() && !saved_) {
     critical::Branch primary;
-    primary.termination = to_string(follower_.termination());
+    primary.termination = critical::branch_end(follower_.termination());
     primary.message = follower_.message();
     s.branches.push_back(primary);
   }
@@ -357,10 +357,10 @@ void TraceRun::run_design(const fs::path& out_dir, TraceSummary& s, TraceEvents&
       c.parameter = names.front();
       c.direction = d;
       if (!cp) {
-        c.curve.termination = "bad_start";
+        c.curve.termination = critical::CurveTermination::BadStart;
         c.curve.message = "no critical point " + id + " in this run";
       } else if (!cp->converged || cp->kind == critical::CriticalKind::Multiple) {
-        c.curve.termination = "bad_start";
+        c.curve.termination = critical::CurveTermination::BadStart;
         c.curve.message = cp->kind == critical::CriticalKind::Multiple
                               ? id + " is a multiple point: no curve (curves start at simple points)"
                               : id + " was not located: no curve";
@@ -370,7 +370,7 @@ void TraceRun::run_design(const fs::path& out_dir, TraceSummary& s, TraceEvents&
         write_curve(out_dir, c, setup_);
       }
       if (events.on_curve) events.on_curve(*this, c);
-      const bool stopped = c.curve.termination == "interrupted";
+      const bool stopped = c.curve.termination == critical::CurveTermination::Interrupted;
       s.curves.push_back(std::move(c));
       if (stopped || (events.stop_requested && events.stop_requested())) {
         interrupted();

@@ -9,7 +9,7 @@
 // The members of a family are rebuilt from the config with the parameter changed
 // (io::build with the reference setup, which checks that the topology is the same).
 // A value that makes the model invalid (a zero-length bar, a negative stiffness)
-// ends a curve with termination "invalid_model" and the builder's message.
+// ends a curve with termination invalid-model and the builder's message.
 // Nothing here prints or exits.
 #include <filesystem>
 #include <memory>
