@@ -185,7 +185,7 @@ void print_report(const senda::input::Spec& spec, const an::TraceResult& s, cons
                           c.curve.points.back().lambda);
       const std::filesystem::path file = senda::output::curve_file(c);
       fmt::print("  {} {} {}: {} points, {}{}{}\n", c.point, c.parameter, c.direction > 0 ? "up" : "down",
-                 c.curve.points.size(), c.curve.termination, end,
+                 c.curve.points.size(), cr::to_string(c.curve.termination), end,
                  file.empty() ? "" : " (" + file.generic_string() + ")");
       if (!c.curve.message.empty()) fmt::print("      {}\n", c.curve.message);
       for (const auto& e : c.curve.events)
@@ -199,10 +199,12 @@ void print_report(const senda::input::Spec& spec, const an::TraceResult& s, cons
       const std::string indent(2 * static_cast<std::size_t>(b.depth) + 4, ' ');
       if (b.id == 0)
         fmt::print("{}0 primary path: {}\n", indent,
-                   b.termination == "not-traced" ? b.message : fmt::format("{} points, {}", b.points + 1, b.termination));
+                   b.termination == cr::BranchEnd::NotTraced
+                       ? b.message
+                       : fmt::format("{} points, {}", b.points + 1, cr::to_string(b.termination)));
       else
         fmt::print("{}{} from {} ({}): {} points, {}{}\n", indent, b.id, b.start_point, b.direction > 0 ? "+" : "-",
-                   b.points + 1, b.termination, b.end_point.empty() ? "" : " at " + b.end_point);
+                   b.points + 1, cr::to_string(b.termination), b.end_point.empty() ? "" : " at " + b.end_point);
     }
   }
   fmt::print("  results in {}\n", out_dir.string());

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "senda/critical/branch.hpp"
+#include "senda/critical/design.hpp"
 #include "senda/model/model.hpp"
 #include "senda/model/truss.hpp"
 #include "problems/rigid_bar_models.hpp"
@@ -76,7 +77,7 @@ TEST_CASE("steep von Mises truss: sway branch from BP1 rejoins the primary path 
   for (int k = 1; k <= 2; ++k) {
     CHECK(br[k].start_point == "BP1");
     CHECK(br[k].parent == 0);
-    CHECK(br[k].termination == "rejoined");
+    CHECK(br[k].termination == BranchEnd::Rejoined);
     CHECK(br[k].end_point == "BP2");
   }
   CHECK(br[1].direction == -br[2].direction);
@@ -152,4 +153,23 @@ TEST_CASE("a loosely located bifurcation point: B1 = B2 still, tangents right to
                         (std::sqrt(t.q.squaredNorm() + t.lambda * t.lambda) *
                          std::sqrt(t0.q.squaredNorm() + t0.lambda * t0.lambda));
   CHECK(1.0 - cosine <= 10 * res_loose);
+}
+
+TEST_CASE("branch and curve terminations: one kebab-case spelling each", "[branch][design][status]") {
+  // summary.json writes these; a branch's follower terminations must read as the
+  // path's own (continuation::to_string), so that one status has one spelling.
+  for (Termination t : {Termination::Running, Termination::Completed, Termination::MaxSteps,
+                        Termination::StepTooSmall, Termination::Diverged, Termination::Interrupted}) {
+    INFO(continuation::to_string(t));
+    CHECK(std::string(to_string(branch_end(t))) == continuation::to_string(t));
+  }
+  CHECK(std::string(to_string(BranchEnd::Rejoined)) == "rejoined");
+  CHECK(std::string(to_string(BranchEnd::NotTraced)) == "not-traced");
+  CHECK(std::string(to_string(CurveTermination::MaxPoints)) == "max-points");
+  CHECK(std::string(to_string(CurveTermination::MuRange)) == "mu-range");
+  CHECK(std::string(to_string(CurveTermination::LambdaRange)) == "lambda-range");
+  CHECK(std::string(to_string(CurveTermination::StepTooSmall)) == "step-too-small");
+  CHECK(std::string(to_string(CurveTermination::BadStart)) == "bad-start");
+  CHECK(std::string(to_string(CurveTermination::InvalidModel)) == "invalid-model");
+  CHECK(std::string(to_string(CurveTermination::Interrupted)) == "interrupted");
 }

@@ -164,7 +164,7 @@ TEST_CASE("von Mises truss: limit-point curve lambda_L(h) through the coincidenc
   co.mu_max = 2.5;
   const CriticalCurve curve = follow_critical_curve(fam, 1.0, lp, co);
   INFO(curve.message);
-  CHECK(curve.termination == "mu_range");
+  CHECK(curve.termination == CurveTermination::MuRange);
   REQUIRE(curve.points.size() >= 10);
   for (const CurvePoint& p : curve.points) {
     INFO("h = " << p.mu);
@@ -196,7 +196,7 @@ TEST_CASE("limit-point curve of a one-unknown problem (apex held in x): rho stay
   co.mu_max = 1.2;
   const CriticalCurve curve = follow_critical_curve(fam, 0.5, lp, co);
   INFO(curve.message);
-  CHECK(curve.termination == "mu_range");
+  CHECK(curve.termination == CurveTermination::MuRange);
   REQUIRE(curve.points.size() >= 10);
   CHECK(curve.points.back().mu >= 1.2);
   for (const CurvePoint& p : curve.points) CHECK(std::abs(p.lambda - limit_load(p.mu)) <= 1e-9 * limit_load(p.mu));
@@ -214,7 +214,7 @@ TEST_CASE("curve of critical points: a stop request ends it at the next point, t
     co.stop_requested = [&] { return ++polls > k; };
     const CriticalCurve curve = follow_critical_curve(fam, 1.0, lp, co);
     INFO("k = " << k << ": " << curve.message);
-    CHECK(curve.termination == "interrupted");
+    CHECK(curve.termination == CurveTermination::Interrupted);
     CHECK(polls == k + 1);
     REQUIRE(curve.points.size() == static_cast<std::size_t>(k + 1));  // the start and k more
     CHECK(curve.message == "interrupted after " + std::to_string(k + 1) + " points");
@@ -232,7 +232,7 @@ TEST_CASE("von Mises truss: bifurcation curve turns in h at sqrt 2 onto the mirr
   co.mu_max = 2.0;
   const CriticalCurve curve = follow_critical_curve(fam, 2.0, bp, co);
   INFO(curve.message);
-  CHECK(curve.termination == "mu_range");
+  CHECK(curve.termination == CurveTermination::MuRange);
   REQUIRE(curve.points.size() >= 10);
   bool negative = false;
   for (const CurvePoint& p : curve.points) {
@@ -279,7 +279,7 @@ TEST_CASE("Bratu with boundary value mu: fold curve lambda_c(0) e^-mu", "[design
     co.mu_max = 2.0;
     const CriticalCurve curve = follow_critical_curve(fam, 0.0, lp, co);
     INFO("N = " << n << ": " << curve.message);
-    CHECK(curve.termination == "mu_range");
+    CHECK(curve.termination == CurveTermination::MuRange);
     REQUIRE(curve.points.size() >= 5);
     CHECK(curve.events.empty());
     for (const CurvePoint& p : curve.points) {

@@ -43,7 +43,7 @@ TEST_CASE("branches.from: restart at a saved bifurcation point without retracing
   io::TraceRun run2(again);
   const io::TraceSummary s2 = run2.run(base / "from", false, none);
   REQUIRE(s2.branches.size() >= 3);
-  CHECK(s2.branches[0].termination == "not-traced");
+  CHECK(s2.branches[0].termination == critical::BranchEnd::NotTraced);
   CHECK(s2.branches[1].start_point == "BP1");
   CHECK(s2.branches[1].termination == s1.branches[1].termination);
   // Same point, scaling and step: the secondary branches are the same, row for row.

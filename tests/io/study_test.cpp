@@ -58,7 +58,7 @@ TEST_CASE("trace with [design]: sensitivities in summary.json, curves of LP1 and
   REQUIRE(j["curves"].size() == 4);
   for (const auto& c : j["curves"]) {
     INFO(c.dump());
-    CHECK(c["termination"] == "mu_range");
+    CHECK(c["termination"] == "mu-range");
     CHECK(c["events"].empty());
     const std::string file = c["file"];
     std::istringstream csv(senda::test::slurp(dir / file));
@@ -113,7 +113,7 @@ TEST_CASE("[design] follow: a stop request inside a curve keeps its points and e
   CHECK(curves_done == 1);
   const CurveResult& c = s.curves[0];
   CHECK(c.point == "LP1");
-  CHECK(c.curve.termination == "interrupted");
+  CHECK(c.curve.termination == critical::CurveTermination::Interrupted);
   CHECK(c.curve.message == "interrupted after 4 points");
   REQUIRE(c.curve.points.size() == 4);
   for (const critical::CurvePoint& p : c.curve.points)
@@ -150,7 +150,7 @@ TEST_CASE("[design] follow: a point the run did not find is a curve with bad_sta
   TraceEvents ev;
   const TraceSummary s = run.run(dir, false, ev);
   REQUIRE(s.curves.size() == 1);
-  CHECK(s.curves[0].curve.termination == "bad_start");
+  CHECK(s.curves[0].curve.termination == critical::CurveTermination::BadStart);
   CHECK(s.curves[0].curve.message == "no critical point BP7 in this run");
   CHECK_FALSE(fs::exists(dir / "curves"));
 }

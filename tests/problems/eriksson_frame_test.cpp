@@ -102,7 +102,7 @@ TEST_CASE("Eriksson frame (4 + 4 candidate): A, B, C, D located, branches A-D an
     std::vector<std::string> ends;
     for (const auto& b : s.branches)
       if (b.start_point == from) {
-        CHECK(b.termination == "rejoined");
+        CHECK(b.termination == critical::BranchEnd::Rejoined);
         ends.push_back(b.end_point);
       }
     return ends;

@@ -127,7 +127,7 @@ TEST_CASE("Euler column: P_cr converges as h², elastica branch after switching"
     rec.tip_rz = eo.path.monitor_dof;
     REQUIRE(ex.run(Vector::Zero(m.size()), 0.0, rec));
     const auto& cps = ex.critical_points();
-    INFO("primary: " << ex.branches()[0].termination << " " << ex.branches()[0].message << ", "
+    INFO("primary: " << to_string(ex.branches()[0].termination) << " " << ex.branches()[0].message << ", "
                      << ex.branches()[0].points << " points");
     REQUIRE(!cps.empty());
     const CriticalPoint& bp = cps[0];

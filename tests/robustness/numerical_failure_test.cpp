@@ -362,6 +362,6 @@ TEST_CASE("branch explorer with a critical point that will not converge ends wit
     CHECK_FALSE(cp.switched);
   }
   REQUIRE(ex.branches().size() == 1);  // no switch at an unlocated point
-  CHECK(ex.branches()[0].termination == "completed");
+  CHECK(ex.branches()[0].termination == BranchEnd::Completed);
   CHECK(ex.branches()[0].points > 10);
 }

@@ -111,7 +111,7 @@ TraceResult Analysis::run(Observer& observer) {
   r.branches = explorer.branches();
   if (r.branches.empty() && !saved) {
     critical::Branch primary;
-    primary.termination = to_string(follower_.termination());
+    primary.termination = critical::branch_end(follower_.termination());
     primary.message = follower_.message();
     r.branches.push_back(primary);
   }
@@ -188,10 +188,10 @@ void Analysis::run_design(TraceResult& r, Observer& observer) const {
       c.parameter = mu.name;
       c.direction = d;
       if (!rec) {
-        c.curve.termination = "bad_start";
+        c.curve.termination = critical::CurveTermination::BadStart;
         c.curve.message = "no critical point " + id + " in this run";
       } else if (!rec->point.converged || rec->point.kind == critical::CriticalKind::Multiple) {
-        c.curve.termination = "bad_start";
+        c.curve.termination = critical::CurveTermination::BadStart;
         c.curve.message = rec->point.kind == critical::CriticalKind::Multiple
                               ? id + " is a multiple point: no curve (curves start at simple points)"
                               : id + " was not located: no curve";
@@ -205,12 +205,12 @@ void Analysis::run_design(TraceResult& r, Observer& observer) const {
         } catch (const std::exception& e) {
           // The family refused a value next to the start (μ₀ ± δ of the first
           // derivatives); later failures cut the step inside follow_critical_curve.
-          c.curve.termination = "invalid_model";
+          c.curve.termination = critical::CurveTermination::InvalidModel;
           c.curve.message = e.what();
         }
       }
       observer.on_curve_end(c);
-      const bool stopped = c.curve.termination == "interrupted";
+      const bool stopped = c.curve.termination == critical::CurveTermination::Interrupted;
       r.curves.push_back(std::move(c));
       if (stopped || observer.stop_requested()) {
         r.termination = Termination::Interrupted;

@@ -1,5 +1,7 @@
 #include "senda/core/problem.hpp"
 
+#include "senda/core/differences.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -7,7 +9,7 @@ namespace senda::core {
 
 void Problem::dg_dlambda(const Vector& q, double lambda, Vector& out) const {
   // Central differences: error O(ε²); ε balances it against round-off (cbrt(eps)).
-  const double eps = 6.0e-6 * std::max(1.0, std::abs(lambda));
+  const double eps = kLambdaStep * std::max(1.0, std::abs(lambda));
   Vector gp(size()), gm(size());
   residual(q, lambda + eps, gp);
   residual(q, lambda - eps, gm);

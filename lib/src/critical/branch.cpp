@@ -5,8 +5,36 @@
 #include <cmath>
 #include <limits>
 
+#include "senda/core/differences.hpp"
+
 namespace senda::critical {
 
+const char* to_string(BranchEnd e) {
+  switch (e) {
+    case BranchEnd::Running: return "running";
+    case BranchEnd::Completed: return "completed";
+    case BranchEnd::MaxSteps: return "max-steps";
+    case BranchEnd::StepTooSmall: return "step-too-small";
+    case BranchEnd::Diverged: return "diverged";
+    case BranchEnd::Interrupted: return "interrupted";
+    case BranchEnd::Rejoined: return "rejoined";
+    case BranchEnd::NotTraced: return "not-traced";
+  }
+  return "?";
+}
+
+BranchEnd branch_end(continuation::Termination t) {
+  using continuation::Termination;
+  switch (t) {
+    case Termination::Running: return BranchEnd::Running;
+    case Termination::Completed: return BranchEnd::Completed;
+    case Termination::MaxSteps: return BranchEnd::MaxSteps;
+    case Termination::StepTooSmall: return BranchEnd::StepTooSmall;
+    case Termination::Diverged: return BranchEnd::Diverged;
+    case Termination::Interrupted: return BranchEnd::Interrupted;
+  }
+  return BranchEnd::Running;
+}
 
 BifurcationEquation bifurcation_equation(const Problem& problem, const CriticalPoint& cp,
                                          const continuation::Scaling& scaling, const Vector& secant_q,
@@ -36,7 +64,7 @@ BifurcationEquation bifurcation_equation(const Problem& problem, const CriticalP
   if (v.norm() > 0) central(v, abe.A, abe.B2);  // along v: A and B₂ (v = 0 only if r = 0)
   if (!problem.is_proportional()) {
     // Extra terms of a λ-dependent g: A += 2φᵀK_λv + φᵀg_λλ, B += φᵀK_λφ.
-    const double el = 6.0e-6 * std::max(1.0, std::abs(cp.lambda));
+    const double el = core::kLambdaStep * std::max(1.0, std::abs(cp.lambda));
     problem.tangent(q0, cp.lambda + el, Kp);
     Vector gl0, gl1;
     problem.dg_dlambda(q0, cp.lambda, gl0);
@@ -152,7 +180,7 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
         cp.switched = true;
         events.on_critical(b, cp, false);
         rejoined = true;
-        b.termination = "rejoined";
+        b.termination = BranchEnd::Rejoined;
         b.end_point = cp.id;
         b.message = "rejoined the path of branch " + std::to_string(cp.branches.front()) + " at " + cp.id;
       }
@@ -160,7 +188,7 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     if (rejoined) break;
   }
   if (!rejoined) {
-    b.termination = to_string(f.termination());
+    b.termination = branch_end(f.termination());
     b.message = f.message();
     if (f.termination() == continuation::Termination::Interrupted) interrupted_ = true;
   }
@@ -192,7 +220,7 @@ void BranchExplorer::switch_at(const Pending p, ExplorerEvents& events, std::vec
     b.start_point = cp.id;
     b.direction = dir;
     if (!f.start_along(cp.q, cp.lambda, dir * t.q, dir * t.lambda, ds0_ * options_.switch_step_ratio, scaling_)) {
-      b.termination = to_string(f.termination());
+      b.termination = branch_end(f.termination());
       b.message = f.message();
       branches_.push_back(b);
       continue;
@@ -207,7 +235,7 @@ bool BranchExplorer::run(const Vector& q0, double lambda0, ExplorerEvents& event
   if (!f.start(q0, lambda0)) {
     Branch primary;
     message_ = f.message();
-    primary.termination = to_string(f.termination());
+    primary.termination = branch_end(f.termination());
     primary.message = f.message();
     branches_.push_back(primary);
     return false;
@@ -235,7 +263,7 @@ bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scali
   ds0_ = ds;
   // Branch 0 stays the primary path, not traced in this run.
   Branch primary;
-  primary.termination = "not-traced";
+  primary.termination = BranchEnd::NotTraced;
   primary.message = "started from the saved point " + bp.id;
   branches_.push_back(primary);
   CriticalPoint saved = bp;

@@ -9,6 +9,8 @@
 #include "senda/critical/branch.hpp"
 #include "senda/linalg/factorization.hpp"
 
+#include "penalized.hpp"
+
 namespace senda::critical {
 
 namespace {
@@ -19,12 +21,6 @@ const double kCbrtEps = std::cbrt(std::numeric_limits<double>::epsilon());
 double mu_step(double mu, double mu_scale) { return kCbrtEps * std::max(std::abs(mu), mu_scale); }
 
 double default_mu_scale(double mu, double given) { return given > 0.0 ? given : std::max(std::abs(mu), 1.0); }
-
-int diagonal_slot(const SparseMatrix& K, int i) {
-  for (SparseMatrix::InnerIterator it(K, i); it; ++it)
-    if (it.row() == i) return static_cast<int>(&it.value() - K.valuePtr());
-  return -1;
-}
 
 }  // namespace
 
@@ -130,15 +126,14 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
   // K̃ w = −g_μ, K̃ = K + ρ eᵢeᵢᵀ: with φᵀg_μ = 0 this gives K w = −g_μ, wᵢ = 0.
   SparseMatrix K = problem.tangent_pattern(), Kp = problem.tangent_pattern(), Km = problem.tangent_pattern();
   problem.tangent(q, lambda, K);
-  SparseMatrix Kt = K;
-  const int slot = diagonal_slot(Kt, cp.pivot);
+  const int slot = penalized::diagonal_slot(K, cp.pivot);
   if (slot < 0) {
     s.message = "no diagonal entry at the pivot";
     return s;
   }
-  Kt.valuePtr()[slot] += cp.penalty;
-  linalg::SymmetricFactorization fac(Kt);
-  if (fac.factorize(Kt) != linalg::FactorStatus::Ok) {
+  SparseMatrix Kt;
+  linalg::SymmetricFactorization fac(K);
+  if (penalized::factorize(K, slot, cp.penalty, Kt, fac) != linalg::FactorStatus::Ok) {
     s.message = "penalized tangent not factorizable";
     return s;
   }
@@ -187,6 +182,20 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
 
 // ---------------------------------------------------------------------------
 // Critical-point curves (eq. 8.4)
+
+const char* to_string(CurveTermination t) {
+  switch (t) {
+    case CurveTermination::Running: return "running";
+    case CurveTermination::MaxPoints: return "max-points";
+    case CurveTermination::MuRange: return "mu-range";
+    case CurveTermination::LambdaRange: return "lambda-range";
+    case CurveTermination::StepTooSmall: return "step-too-small";
+    case CurveTermination::BadStart: return "bad-start";
+    case CurveTermination::InvalidModel: return "invalid-model";
+    case CurveTermination::Interrupted: return "interrupted";
+  }
+  return "?";
+}
 
 const char* to_string(CurveEventKind k) {
   switch (k) {
@@ -245,13 +254,12 @@ struct PenalizedSpectrum {
 PenalizedSpectrum penalized_spectrum(const Problem& p, const CriticalPoint& cp, double lambda, const Vector& start) {
   PenalizedSpectrum out;
   if (cp.pivot < 0 || cp.q.size() != p.size()) return out;
-  SparseMatrix K = p.tangent_pattern();
+  SparseMatrix K = p.tangent_pattern(), Kt;
   p.tangent(cp.q, lambda, K);
-  const int slot = diagonal_slot(K, cp.pivot);
+  const int slot = penalized::diagonal_slot(K, cp.pivot);
   if (slot < 0) return out;
-  K.valuePtr()[slot] += cp.penalty;
   linalg::SymmetricFactorization fac(K);
-  if (fac.factorize(K) != linalg::FactorStatus::Ok) return out;
+  if (penalized::factorize(K, slot, cp.penalty, Kt, fac) != linalg::FactorStatus::Ok) return out;
   out.negative = fac.negative_pivots();
   Vector x = start.size() == cp.q.size() && start.norm() > 0 ? start : Vector::Ones(cp.q.size());
   x.normalize();
@@ -261,7 +269,7 @@ PenalizedSpectrum penalized_spectrum(const Problem& p, const CriticalPoint& cp, 
     if (!(nrm > 0) || !std::isfinite(nrm)) return out;
     x = y / nrm;
   }
-  out.eigenvalue = x.dot(K * x);
+  out.eigenvalue = x.dot(Kt * x);
   out.x = x;
   out.ok = true;
   return out;
@@ -273,7 +281,7 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
                                     const CurveOptions& options) {
   CriticalCurve curve;
   if (!start.converged || start.kind == CriticalKind::Multiple) {
-    curve.termination = "bad_start";
+    curve.termination = CurveTermination::BadStart;
     curve.message = "the start point is not a located simple critical point";
     return curve;
   }
@@ -285,7 +293,7 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
   so.mu_scale = plane.mu_s;
   const Sensitivity sens = sensitivity(family, mu0, start, so);
   if (!sens.valid) {
-    curve.termination = "bad_start";
+    curve.termination = CurveTermination::BadStart;
     curve.message = "no sensitivity at the start point: " + sens.message;
     return curve;
   }
@@ -319,19 +327,19 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
   Vector dq = Vector::Zero(start.q.size());  // dq/ds of the last secant
   double h = options.step;
 
-  auto outside = [&](double mu, double lambda) -> const char* {
-    if (mu < options.mu_min || mu > options.mu_max) return "mu_range";
-    if (lambda < options.lambda_min || lambda > options.lambda_max) return "lambda_range";
-    return nullptr;
+  auto outside = [&](double mu, double lambda) -> std::optional<CurveTermination> {
+    if (mu < options.mu_min || mu > options.mu_max) return CurveTermination::MuRange;
+    if (lambda < options.lambda_min || lambda > options.lambda_max) return CurveTermination::LambdaRange;
+    return std::nullopt;
   };
 
   while (true) {
     if (static_cast<int>(curve.points.size()) >= options.max_points) {
-      curve.termination = "max_points";
+      curve.termination = CurveTermination::MaxPoints;
       break;
     }
     if (options.stop_requested && options.stop_requested()) {
-      curve.termination = "interrupted";
+      curve.termination = CurveTermination::Interrupted;
       curve.message = "interrupted after " + std::to_string(curve.points.size()) + " points";
       break;
     }
@@ -362,7 +370,7 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
     if (!ok) {
       h *= 0.5;
       if (h < options.min_step) {
-        curve.termination = "step_too_small";
+        curve.termination = CurveTermination::StepTooSmall;
         curve.message = "no critical point near mu = " + std::to_string(last.mu) + " (" + why +
                         "): the critical point may cease to exist there";
         break;
@@ -496,8 +504,8 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
     tau = secant;
     located.push_back(ls.cp);
     curve.points.push_back(std::move(p));
-    if (const char* why_out = outside(curve.points.back().mu, curve.points.back().lambda)) {
-      curve.termination = why_out;
+    if (const std::optional<CurveTermination> why_out = outside(curve.points.back().mu, curve.points.back().lambda)) {
+      curve.termination = *why_out;
       break;
     }
     const int iters = std::max(1, ls.cp.newton_iterations);

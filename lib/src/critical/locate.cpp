@@ -6,8 +6,12 @@
 #include <cstdlib>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "senda/critical/critical_point.hpp"
+#include "senda/core/differences.hpp"
+
+#include "penalized.hpp"
 
 namespace senda::critical {
 
@@ -78,15 +82,6 @@ Vector tangent_derivative_fd(const Problem& problem, const Vector& q, double lam
 
 namespace {
 
-int diagonal_slot(const SparseMatrix& K, int i) {
-  const int* inner = K.innerIndexPtr();
-  const int* first = inner + K.outerIndexPtr()[i];
-  const int* last = inner + K.outerIndexPtr()[i + 1];
-  const int* pos = std::lower_bound(first, last, i);
-  if (pos == last || *pos != i) throw std::logic_error("tangent pattern lacks a diagonal entry");
-  return static_cast<int>(pos - inner);
-}
-
 // Deterministic start vectors with no special symmetry, so that none is
 // orthogonal to a symmetric or antisymmetric buckling mode.
 Eigen::MatrixXd start_block(int n, int m) {
@@ -125,12 +120,6 @@ Eigenpairs nearest_eigenpairs(const linalg::SymmetricFactorization& f, const Spa
     e.x.col(k) = X * es.eigenvectors().col(order[k]);
   }
   return e;
-}
-
-double mean_abs_diagonal(const SparseMatrix& K) {
-  double s = 0.0;
-  for (int j = 0; j < K.cols(); ++j) s += std::abs(K.coeff(j, j));
-  return s / std::max<Eigen::Index>(1, K.cols());
 }
 
 }  // namespace
@@ -268,19 +257,15 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   phi /= phi[i];
   cp.pivot = i;
   problem.tangent(q, lambda, K);
-  const int slot = diagonal_slot(K, i);
-  // A mean stiffness; |K_ii| is added so that K_ii + ρ cannot cancel (it would in
-  // a one-unknown problem, where K_ii is the whole, nearly singular, matrix).
-  const double rho =
-      options.penalty > 0.0 ? options.penalty
-                            : std::max(options.penalty_floor, mean_abs_diagonal(K) + std::abs(K.valuePtr()[slot]));
+  const int slot = penalized::diagonal_slot(K, i);
+  if (slot < 0) throw std::logic_error("tangent pattern lacks a diagonal entry");
+  const double rho = penalized::rho(K, slot, options.penalty, options.penalty_floor);
   cp.penalty = rho;
 
   bool spb = system == AugmentedSystem::Bifurcation;
   double gamma = 0.0, last_force_scale = 1.0, last_dl = INFINITY, last_dphi = INFINITY;
   Vector G1(n), G2(n), r(n), gl(n), gl2(n);
   Eigen::MatrixXd rhs(n, 3), H, J;
-  const double eps_lambda = 6.0e-6;
   for (int it = 0;; ++it) {
     problem.tangent(q, lambda, K);
     problem.residual(q, lambda, G1);
@@ -346,9 +331,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     }
 
     // K̃ = K + ρ eᵢeᵢᵀ, one factorization.
-    Kwork = K;
-    Kwork.valuePtr()[slot] += rho;
-    const linalg::FactorStatus st = fac.factorize(Kwork);
+    const linalg::FactorStatus st = penalized::factorize(K, slot, rho, Kwork, fac);
     cp.factorizations = fac.stats().factorizations;
     if (st != linalg::FactorStatus::Ok) {
       cp.message = std::string("penalized matrix K + rho e_i e_i^T is ") + linalg::to_string(st);
@@ -379,7 +362,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     Vector Klphi = Vector::Zero(n);
     double phi_gll = 0.0;
     if (!problem.is_proportional()) {
-      const double el = eps_lambda * std::max(1.0, std::abs(lambda));
+      const double el = core::kLambdaStep * std::max(1.0, std::abs(lambda));
       problem.tangent(q, lambda + el, Kwork);
       Klphi = (Kwork * phi - G2) / el;
       problem.dg_dlambda(q, lambda + el, gl2);
@@ -424,9 +407,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   }
 
   // v = K̃⁻¹ r at the solution: a particular solution of K v = r with vᵢ = 0 (§5).
-  Kwork = K;
-  Kwork.valuePtr()[slot] += rho;
-  if (fac.factorize(Kwork) == linalg::FactorStatus::Ok) cp.v = fac.solve(r);
+  if (penalized::factorize(K, slot, rho, Kwork, fac) == linalg::FactorStatus::Ok) cp.v = fac.solve(r);
   cp.factorizations = fac.stats().factorizations;
 
   cp.kind = cp.phi_dot_r < options.bifurcation_tolerance ? CriticalKind::Bifurcation : CriticalKind::Limit;

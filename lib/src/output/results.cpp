@@ -155,7 +155,7 @@ std::string summary_json(const RunInfo& info, const analysis::TraceResult& s) {
       cj["direction"] = c.direction > 0 ? "up" : "down";
       cj["file"] = curve_file(c).generic_string();
       cj["points"] = c.curve.points.size();
-      cj["termination"] = c.curve.termination;
+      cj["termination"] = critical::to_string(c.curve.termination);
       cj["message"] = c.curve.message;
       if (!c.curve.points.empty()) {
         const critical::CurvePoint& last = c.curve.points.back();
@@ -186,7 +186,7 @@ std::string summary_json(const RunInfo& info, const analysis::TraceResult& s) {
     x["start_point"] = b.start_point;
     x["direction"] = b.direction;
     x["points"] = b.points + 1;  // the start point included
-    x["termination"] = b.termination;
+    x["termination"] = critical::to_string(b.termination);
     x["message"] = b.message;
     x["end_point"] = b.end_point;
     branches.push_back(x);

@@ -40,6 +40,14 @@ struct ExplorerOptions {
   int max_branches = 32;
 };
 
+// How a branch ended: the follower's terminations (continuation::Termination,
+// same names and spellings), or Rejoined (it reached a point located before and
+// stopped there), or NotTraced (the primary path of a run started from a saved
+// bifurcation point).
+enum class BranchEnd { Running, Completed, MaxSteps, StepTooSmall, Diverged, Interrupted, Rejoined, NotTraced };
+const char* to_string(BranchEnd e);  // kebab-case: "step-too-small", "rejoined", "not-traced"
+BranchEnd branch_end(continuation::Termination t);
+
 struct Branch {
   int id = 0;  // 0 = primary
   int parent = -1;
@@ -47,7 +55,7 @@ struct Branch {
   std::string start_point;  // critical point id it starts from ("" for the primary)
   int direction = +1;
   int points = 0;
-  std::string termination;  // the follower's, or "rejoined"
+  BranchEnd termination = BranchEnd::Running;
   std::string message;
   std::string end_point;    // id of the point where it rejoined another branch
 };

@@ -109,7 +109,7 @@ struct CurveOptions {
   LocateOptions locate;
   SensitivityOptions sensitivity;
   // Polled before each new point; true ends the curve with termination
-  // "interrupted", the points found so far kept (Ctrl-C in trace --follow).
+  // Interrupted, the points found so far kept (Ctrl-C in trace --follow).
   std::function<bool()> stop_requested;
 };
 
@@ -136,11 +136,24 @@ struct CurveEvent {
   std::string message;
 };
 
+// Why a curve of critical points ended. InvalidModel is set by callers whose
+// family refused to build a member next to the start (io's ConfigFamily).
+enum class CurveTermination {
+  Running,       // not followed (yet)
+  MaxPoints,     // CurveOptions::max_points reached
+  MuRange,       // the last point left [mu_min, mu_max]
+  LambdaRange,   // the last point left [lambda_min, lambda_max]
+  StepTooSmall,  // the step was cut below min_step: the critical point may cease to exist
+  BadStart,      // the start is not a located simple point, or has no sensitivity
+  InvalidModel,  // the family could not build a member near the start
+  Interrupted,   // stop_requested()
+};
+const char* to_string(CurveTermination t);  // kebab-case: "max-points", "mu-range", ...
+
 struct CriticalCurve {
   std::vector<CurvePoint> points;
   std::vector<CurveEvent> events;
-  std::string termination;  // "max_points", "mu_range", "lambda_range", "step_too_small", "bad_start",
-                            // "interrupted"
+  CurveTermination termination = CurveTermination::Running;
   std::string message;
 };
 
