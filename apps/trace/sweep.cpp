@@ -87,20 +87,6 @@ int value_exit(const an::SweepValue& v) {
   return kExitInternal;
 }
 
-// With --overwrite: Senda's own files of an earlier sweep (never anything else).
-void clear_old_sweep(const fs::path& dir) {
-  std::error_code ec;
-  for (const char* f : {"sweep.csv", "sweep.json", "sweep.gp", "sweep.png", "sweep.svg", "plot.log"}) fs::remove(dir / f, ec);
-  const fs::path sub = dir / "sweep";
-  if (!fs::is_directory(sub, ec)) return;
-  for (const fs::directory_entry& e : fs::directory_iterator(sub, ec)) {
-    const std::string name = e.path().filename().string();
-    if (!e.is_directory() || name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    out::ResultsDir::prepare(e.path(), true);  // removes the trace files only
-    fs::remove(e.path(), ec);                  // only if nothing else was there
-  }
-}
-
 std::string describe(const an::SweepValue& v) {
   std::string s = an::status_name(v);
   if (v.status != an::SweepStatus::Ran && v.status != an::SweepStatus::NotRun) return s + ": " + v.message;
@@ -117,11 +103,7 @@ int run_sweep(const in::Config& config, const Command& cmd) {
   const an::SweepSpec spec = in::parse_sweep(cmd.sweep, config);
   const in::Spec reference = in::build(config);
   in::check_mechanism(reference);  // a mechanism is bad input: found before anything is written
-  out::ResultsDir::check(cmd.out_dir, cmd.overwrite);
-  std::error_code ec;
-  fs::create_directories(cmd.out_dir, ec);
-  if (ec) throw out::DirectoryRefused(cmd.out_dir, "cannot create the results directory: " + ec.message());
-  if (cmd.overwrite) clear_old_sweep(cmd.out_dir);
+  out::ResultsDir::prepare_sweep(cmd.out_dir, cmd.overwrite);
 
   const std::vector<double> values = an::sweep_values(spec);
   an::SweepResult result;

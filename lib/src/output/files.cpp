@@ -57,6 +57,24 @@ ResultsDir ResultsDir::prepare(const fs::path& dir, bool overwrite) {
   return ResultsDir(dir);
 }
 
+ResultsDir ResultsDir::prepare_sweep(const fs::path& dir, bool overwrite) {
+  check(dir, overwrite);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw DirectoryRefused(dir, "cannot create the results directory: " + ec.message());
+  if (!overwrite) return ResultsDir(dir);
+  for (const char* f : {"sweep.csv", "sweep.json", "sweep.gp", "sweep.png", "sweep.svg", "plot.log"}) fs::remove(dir / f, ec);
+  const fs::path sub = dir / "sweep";
+  if (!fs::is_directory(sub, ec)) return ResultsDir(dir);
+  for (const fs::directory_entry& e : fs::directory_iterator(sub, ec)) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_directory() || name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    prepare(e.path(), true);  // removes the trace files only
+    fs::remove(e.path(), ec);  // only if nothing else was there
+  }
+  return ResultsDir(dir);
+}
+
 void write_file_atomically(const fs::path& file, const std::string& text) {
   const fs::path tmp = file.string() + ".tmp";
   {

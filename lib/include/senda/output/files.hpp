@@ -41,6 +41,12 @@ class ResultsDir {
   // Senda's own files of an earlier run from it. Throws DirectoryRefused.
   static ResultsDir prepare(const std::filesystem::path& dir, bool overwrite);
 
+  // The directory of a sweep (trace --sweep): check(), then creates it, or with
+  // overwrite removes an earlier sweep's own files (sweep.*, plot.log) and the
+  // trace files of its numbered sub-directories sweep/NNN (each removed when
+  // nothing else is left in it). Throws DirectoryRefused.
+  static ResultsDir prepare_sweep(const std::filesystem::path& dir, bool overwrite);
+
   const std::filesystem::path& path() const { return path_; }
 
   // The names Senda writes at the top of a results directory, and its own
