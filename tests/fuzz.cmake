@@ -6,7 +6,7 @@
 #    the libFuzzer program run by scripts/fuzz.sh.
 add_executable(senda_fuzz_replay ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/config_fuzz.cpp
                                  ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay_main.cpp)
-target_link_libraries(senda_fuzz_replay PRIVATE senda::io)
+target_link_libraries(senda_fuzz_replay PRIVATE senda::input)
 add_test(NAME fuzz.replay_corpus
   COMMAND senda_fuzz_replay ${PROJECT_SOURCE_DIR}/problems ${CMAKE_CURRENT_SOURCE_DIR}/bad-input
                             ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus)
@@ -14,6 +14,6 @@ set_tests_properties(fuzz.replay_corpus PROPERTIES LABELS "robustness" TIMEOUT 1
 
 if(SENDA_FUZZ)
   add_executable(senda_config_fuzz ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/config_fuzz.cpp)
-  target_link_libraries(senda_config_fuzz PRIVATE senda::io)
+  target_link_libraries(senda_config_fuzz PRIVATE senda::input)
   target_link_options(senda_config_fuzz PRIVATE -fsanitize=fuzzer)
 endif()

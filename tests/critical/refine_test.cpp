@@ -19,8 +19,8 @@
 
 #include "senda/continuation/path_follower.hpp"
 #include "senda/critical/critical_point.hpp"
-#include "senda/io/builder.hpp"
-#include "senda/io/trace.hpp"
+#include "senda/input/builder.hpp"
+#include "support/trace_run.hpp"
 
 using namespace senda;
 using namespace senda::continuation;
@@ -187,14 +187,27 @@ namespace {
 const fs::path kResults = fs::path(SENDA_BINARY_DIR) / "test-results";
 const fs::path kErikssonH = fs::path(SENDA_SOURCE_DIR) / "tests" / "design" / "eriksson-frame-h.cfg";
 
-io::TraceSummary run_eriksson(const std::string& name, std::vector<std::string> overrides) {
-  const io::Setup setup = io::load(kErikssonH, overrides);
-  io::TraceRun run(setup);
-  io::TraceEvents none;
-  return run.run(kResults / name, true, none);
+// The critical points of a run as the trace command runs it (files in
+// kResults / name), in the order they were found.
+struct CfgRun {
+  std::vector<CriticalPoint> critical_points;
+};
+
+CfgRun run_cfg(const fs::path& cfg, const std::string& name, const std::vector<std::string>& overrides) {
+  input::Config config = input::Config::read_file(cfg);
+  for (const std::string& o : overrides) config.apply_override(o);
+  const input::Spec spec = input::build(config);
+  const analysis::TraceResult r = senda::testing::run_into(spec, kResults / name, &config);
+  CfgRun run;
+  for (const analysis::CriticalRecord& c : r.critical_points) run.critical_points.push_back(c.point);
+  return run;
 }
 
-const CriticalPoint* near(const io::TraceSummary& s, CriticalKind kind, double lambda, double within) {
+CfgRun run_eriksson(const std::string& name, std::vector<std::string> overrides) {
+  return run_cfg(kErikssonH, name, overrides);
+}
+
+const CriticalPoint* near(const CfgRun& s, CriticalKind kind, double lambda, double within) {
   for (const CriticalPoint& cp : s.critical_points)
     if (cp.kind == kind && cp.converged && std::abs(cp.lambda - lambda) <= within) return &cp;
   return nullptr;
@@ -212,17 +225,17 @@ TEST_CASE("refinement: Eriksson frame at H = 40, limit and bifurcation 1e-4 apar
   // docs/validation.md, "Eriksson frame: sweep of the rise H": with the file's step
   // one step crosses both (reported multiple before the refinement); a fifth of the
   // step separates them (row (a)).
-  const io::TraceSummary off = run_eriksson("refine-ef40-off", {"parameters.H=40", "critical.refine_fraction=0"});
+  const CfgRun off = run_eriksson("refine-ef40-off", {"parameters.H=40", "critical.refine_fraction=0"});
   REQUIRE(near(off, CriticalKind::Limit, 4803.2, 5.0) == nullptr);
   bool multiple = false;
   for (const CriticalPoint& cp : off.critical_points)
     if (cp.kind == CriticalKind::Multiple && cp.multiplicity == 2 && cp.lambda_before > 4790) multiple = true;
   CHECK(multiple);
 
-  const io::TraceSummary on = run_eriksson("refine-ef40", {"parameters.H=40"});
-  const io::TraceSummary fine = run_eriksson(
+  const CfgRun on = run_eriksson("refine-ef40", {"parameters.H=40"});
+  const CfgRun fine = run_eriksson(
       "refine-ef40-fine", {"parameters.H=40", "continuation.initial_step=10", "stop.max_steps=2000"});
-  for (const io::TraceSummary* s : {&on, &fine})
+  for (const CfgRun* s : {&on, &fine})
     for (const CriticalPoint& cp : s->critical_points) CHECK(cp.kind != CriticalKind::Multiple);
   const CriticalPoint* lp = near(on, CriticalKind::Limit, 4803.2, 1.0);
   const CriticalPoint* bp = near(on, CriticalKind::Bifurcation, 4802.7, 0.3);
@@ -270,14 +283,11 @@ TEST_CASE("refinement: star dome, double points stay double, a triple splits", "
   // (no refinement) locates.
   const fs::path cfg = fs::path(SENDA_SOURCE_DIR) / "problems" / "star-dome.cfg";
   auto run = [&](const std::string& name, const std::vector<std::string>& overrides) {
-    const io::Setup setup = io::load(cfg, overrides);
-    io::TraceRun r(setup);
-    io::TraceEvents none;
-    return r.run(kResults / name, true, none);
+    return run_cfg(cfg, name, overrides);
   };
-  const io::TraceSummary off = run("refine-star-off", {"critical.refine_fraction=0"});
-  const io::TraceSummary on = run("refine-star", {});
-  const io::TraceSummary fine =
+  const CfgRun off = run("refine-star-off", {"critical.refine_fraction=0"});
+  const CfgRun on = run("refine-star", {});
+  const CfgRun fine =
       run("refine-star-fine", {"critical.refine_fraction=0", "continuation.initial_step=0.02", "stop.max_steps=1500"});
   int doubles = 0, triples_off = 0, triples_on = 0;
   for (const CriticalPoint& cp : off.critical_points)
@@ -306,7 +316,7 @@ TEST_CASE("refinement: star dome, double points stay double, a triple splits", "
   // With critical.detect = det only the triple steps are seen (det K changes sign);
   // the double piece left after the limit point is split off is still reported
   // (a piece with |Δneg| ≥ 2 is refined whatever the test).
-  const io::TraceSummary det = run("refine-star-det", {"critical.detect=det"});
+  const CfgRun det = run("refine-star-det", {"critical.detect=det"});
   int det_limits = 0, det_doubles = 0;
   for (const CriticalPoint& cp : det.critical_points) {
     if (cp.kind == CriticalKind::Limit && cp.start_point == -1) {

@@ -1,5 +1,5 @@
 // Fuzz target on the configuration reader and the model builder:
-//   bytes -> io::Config::parse -> io::build.
+//   bytes -> input::Config::parse -> input::build.
 // A ConfigError is the expected outcome of bad input; its message must name the
 // file. Any other exception, a crash, a hang or a sanitizer report is a finding.
 // Built two ways (tests/fuzz.cmake): with libFuzzer (clang, SENDA_FUZZ=ON,
@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 
-#include "senda/io/builder.hpp"
-#include "senda/io/config.hpp"
+#include "senda/input/builder.hpp"
+#include "senda/input/config.hpp"
 
 namespace {
 [[noreturn]] void finding(const char* what, const std::string& detail) {
@@ -27,21 +27,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const std::string file = "fuzz.cfg";
   try {
-    const senda::io::Config config = senda::io::Config::parse(text, file);
-    const senda::io::Setup setup = senda::io::build(config);
+    const senda::input::Config config = senda::input::Config::parse(text, file);
+    const senda::input::Spec spec = senda::input::build(config);
     // A successful build is a finalized model with something to solve and to record.
-    if (!setup.model) finding("build returned no model", "");
-    if (setup.model->size() <= 0) finding("build returned a model without unknowns", "");
-    if (setup.track.empty()) finding("build returned nothing to track", "");
-    for (const senda::io::TrackedDof& t : setup.track)
-      if (t.equation < 0 || t.equation >= setup.model->size())
+    if (!spec.model) finding("build returned no model", "");
+    if (spec.model->size() <= 0) finding("build returned a model without unknowns", "");
+    if (spec.track.empty()) finding("build returned nothing to track", "");
+    for (const senda::input::TrackedDof& t : spec.track)
+      if (t.equation < 0 || t.equation >= spec.model->size())
         finding("tracked dof without an equation", t.column);
     // The undeformed state of a valid model has a finite residual (elements built from finite data).
-    const senda::Vector q = senda::Vector::Zero(setup.model->size());
+    const senda::Vector q = senda::Vector::Zero(spec.model->size());
     senda::Vector g;
-    setup.model->residual(q, 0.0, g);
+    spec.model->residual(q, 0.0, g);
     if (!g.allFinite()) finding("residual at q = 0 is not finite", "");
-  } catch (const senda::io::ConfigError& e) {
+  } catch (const senda::input::ConfigError& e) {
     if (std::string_view(e.what()).substr(0, file.size()) != file)
       finding("ConfigError does not name the file", e.what());
   } catch (const std::exception& e) {

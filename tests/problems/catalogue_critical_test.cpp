@@ -16,7 +16,7 @@
 #include "problems/rigid_bar_models.hpp"
 #include "senda/continuation/path_follower.hpp"
 #include "senda/critical/critical_point.hpp"
-#include "senda/io/builder.hpp"
+#include "senda/input/builder.hpp"
 
 using namespace senda;
 using namespace senda::continuation;
@@ -58,8 +58,8 @@ TEST_CASE("catalogue: three-bar reconstruction bifurcations located at -1/3 and 
   const std::string src = SENDA_SOURCE_DIR;
   for (int direction : {+1, -1}) {
     INFO("direction " << direction);
-    const senda::io::Setup s = senda::io::load(src + "/problems/three-bar.cfg");
-    Options o = s.options;
+    const senda::input::Spec s = senda::input::load(src + "/problems/three-bar.cfg");
+    Options o = s.analysis.explorer.path;
     o.direction = direction;
     const auto pts = locate_along(*s.model, o, 1);
     REQUIRE(pts.size() == 1);

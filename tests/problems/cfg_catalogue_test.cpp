@@ -7,37 +7,35 @@
 #include <numbers>
 #include <string>
 
-#include "senda/io/builder.hpp"
-#include "senda/io/trace.hpp"
+#include "senda/input/builder.hpp"
+#include "support/trace_run.hpp"
 
 using namespace senda;
 namespace fs = std::filesystem;
 
 namespace {
-io::TraceSummary run_cfg(const std::string& name) {
-  const io::Setup setup = io::load(std::string(SENDA_SOURCE_DIR) + "/problems/" + name + ".cfg");
-  io::TraceRun run(setup);
-  io::TraceEvents none;
+analysis::TraceResult run_cfg(const std::string& name) {
+  const input::Config config = input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/" + name + ".cfg");
+  const input::Spec spec = input::build(config);
   const fs::path dir = fs::path(SENDA_BINARY_DIR) / "test-results" / ("catalogue-" + name);
-  return run.run(dir, true, none);
+  return senda::testing::run_into(spec, dir, &config);
 }
-const critical::CriticalPoint& point(const io::TraceSummary& s, const std::string& id) {
-  for (const auto& cp : s.critical_points)
-    if (cp.id == id) return cp;
+const critical::CriticalPoint& point(const analysis::TraceResult& s, const std::string& id) {
+  if (const analysis::CriticalRecord* r = s.find(id)) return r->point;
   FAIL("no critical point " << id);
-  return s.critical_points.front();
+  return s.critical_points.front().point;
 }
 }  // namespace
 
 TEST_CASE("catalogue .cfg: von Mises limit loads to 1e-10", "[catalogue][von-mises]") {
-  const io::TraceSummary s = run_cfg("von-mises");
+  const analysis::TraceResult s = run_cfg("von-mises");
   const double PL = 2.0 / (3.0 * std::sqrt(3.0)) * std::pow(0.5 / std::sqrt(1.25), 3);
   CHECK(std::abs(point(s, "LP1").lambda - PL) <= 1e-10 * PL);
   CHECK(std::abs(point(s, "LP2").lambda + PL) <= 1e-10 * PL);
 }
 
 TEST_CASE("catalogue .cfg: three-bar bifurcation at 1/3 and its secondary branches", "[catalogue][three-bar]") {
-  const io::TraceSummary s = run_cfg("three-bar");
+  const analysis::TraceResult s = run_cfg("three-bar");
   const critical::CriticalPoint& bp = point(s, "BP1");
   CHECK(bp.kind == critical::CriticalKind::Bifurcation);
   CHECK(std::abs(bp.lambda - 1.0 / 3.0) <= 1e-10);
@@ -49,7 +47,7 @@ TEST_CASE("catalogue .cfg: three-bar bifurcation at 1/3 and its secondary branch
 }
 
 TEST_CASE("catalogue .cfg: Euler column P_cr within its discretisation error", "[catalogue][euler-column]") {
-  const io::TraceSummary s = run_cfg("euler-column");
+  const analysis::TraceResult s = run_cfg("euler-column");
   const double Pcr = std::numbers::pi * std::numbers::pi / 4.0;
   const critical::CriticalPoint& bp = point(s, "BP1");
   CHECK(bp.kind == critical::CriticalKind::Bifurcation);
@@ -63,7 +61,7 @@ TEST_CASE("catalogue .cfg: Euler column P_cr within its discretisation error", "
 }
 
 TEST_CASE("catalogue .cfg: Lee's frame limit load and load minimum", "[catalogue][lee-frame]") {
-  const io::TraceSummary s = run_cfg("lee-frame");
+  const analysis::TraceResult s = run_cfg("lee-frame");
   // Published 1.858 and −0.946 (20 + 20 elements, 4 digits); Senda's 20 + 20 mesh
   // differs from its own 40 + 40 by 2.5e-3 (P_max) and 9e-3 (P_min): docs/notes/beam.md.
   CHECK(point(s, "LP1").lambda == Approx(1.858).epsilon(3e-3));

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "senda/continuation/path_follower.hpp"
-#include "senda/io/builder.hpp"
+#include "senda/input/builder.hpp"
 #include "senda/model/model.hpp"
 #include "senda/model/spring.hpp"
 #include "senda/model/truss.hpp"
@@ -171,16 +171,16 @@ TEST_CASE("three-bar (reconstruction): imperfect variant P2 = 0.05 at node 3 in 
   }
 }
 
-TEST_CASE("three-bar (reconstruction): problems/three-bar*.cfg build the same model", "[problems][three-bar][io]") {
+TEST_CASE("three-bar (reconstruction): problems/three-bar*.cfg build the same model", "[problems][three-bar][input]") {
   const std::string src = SENDA_SOURCE_DIR;
   for (double imperfection : {0.0, 0.05}) {
     const std::string file = src + (imperfection == 0.0 ? "/problems/three-bar.cfg" : "/problems/three-bar-imperfect.cfg");
     INFO(file);
-    const senda::io::Setup s = senda::io::load(file);
+    const senda::input::Spec s = senda::input::load(file);
     const auto ref = three_bar(imperfection);
     REQUIRE(s.model->size() == ref->size());
-    CHECK(s.options.lambda_max == 0.5);
-    CHECK(s.options.lambda_min == -0.5);
+    CHECK(s.analysis.explorer.path.lambda_max == 0.5);
+    CHECK(s.analysis.explorer.path.lambda_min == -0.5);
     for (double P : {0.0, 0.2, -0.35}) {
       Vector q(2);
       q << u_of(P) + 0.01, -0.03;

@@ -6,9 +6,9 @@
 #include <sstream>
 #include <string>
 
-#include "senda/io/config.hpp"
+#include "senda/input/config.hpp"
 
-using namespace senda::io;
+using namespace senda::input;
 namespace fs = std::filesystem;
 
 namespace {
@@ -23,7 +23,7 @@ std::string error_of(const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("config: entries carry section.key, value, file and line", "[io][config]") {
+TEST_CASE("config: entries carry section.key, value, file and line", "[input][config]") {
   const Config c = Config::parse("# comment\n[model]\n\nnode = 1 0 0   # trailing\nnode = 2 1 0\n[stop]\nmax_steps=7\n", "f.cfg");
   REQUIRE(c.entries().size() == 3);
   CHECK(c.entries()[0].key == "model.node");
@@ -48,7 +48,7 @@ TEST_CASE("config: entries carry section.key, value, file and line", "[io][confi
   }
 }
 
-TEST_CASE("config: each class of error names file, line and key", "[io][config][errors]") {
+TEST_CASE("config: each class of error names file, line and key", "[input][config][errors]") {
   struct Case {
     const char* name;
     std::string text;
@@ -93,7 +93,7 @@ TEST_CASE("config: each class of error names file, line and key", "[io][config][
   }
 }
 
-TEST_CASE("config: files that cannot be read", "[io][config][errors]") {
+TEST_CASE("config: files that cannot be read", "[input][config][errors]") {
   const fs::path dir = fs::temp_directory_path() / "senda_config_test_dir";
   fs::create_directories(dir);
   SECTION("a directory") {
@@ -109,7 +109,7 @@ TEST_CASE("config: files that cannot be read", "[io][config][errors]") {
   fs::remove_all(dir);
 }
 
-TEST_CASE("config: command-line overrides", "[io][config][overrides]") {
+TEST_CASE("config: command-line overrides", "[input][config][overrides]") {
   Config c = Config::parse("[model]\nnode = 1 0 0\n[stop]\nmax_steps = 3\n", "t.cfg");
   SECTION("a scalar is replaced") {
     c.apply_override("stop.max_steps=50");
@@ -136,7 +136,7 @@ TEST_CASE("config: command-line overrides", "[io][config][overrides]") {
   }
 }
 
-TEST_CASE("config: the option table", "[io][config][table]") {
+TEST_CASE("config: the option table", "[input][config][table]") {
   for (const OptionSpec& o : option_table()) {
     INFO(o.key);
     CHECK(std::string(o.key).find('.') != std::string::npos);

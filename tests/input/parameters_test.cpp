@@ -1,16 +1,26 @@
 // Named parameters (${NAME}, ${expression}), the design API (parameters,
-// with_parameter, build with values) and sweeps (lib/io/design).
+// with_parameter, build with values) and sweeps (lib/input/parameters, the
+// sweep records of lib/analysis/studies, the files of lib/output/studies and
+// the trace command's --sweep, apps/trace/sweep.cpp).
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 
-#include "support/test_files.hpp"
-#include "senda/io/design.hpp"
-#include "senda/io/expression.hpp"
+#include <algorithm>
+#include <cstdlib>
 
-using namespace senda::io;
+#include "app.hpp"
+#include "senda/analysis/studies.hpp"
+#include "senda/input/expression.hpp"
+#include "senda/input/parameters.hpp"
+#include "senda/output/studies.hpp"
+#include "support/test_files.hpp"
+#include "support/trace_run.hpp"
+
+using namespace senda;
+using namespace senda::input;
 namespace fs = std::filesystem;
 
 namespace {
@@ -44,7 +54,7 @@ const std::string kTruss =
     "[continuation]\ninitial_step = ${0.01 * H}\n";
 }  // namespace
 
-TEST_CASE("expression: precedence, associativity, functions", "[io][design][expression]") {
+TEST_CASE("expression: precedence, associativity, functions", "[input][parameters][expression]") {
   CHECK(eval("1 + 2 * 3") == 7.0);
   CHECK(eval("(1 + 2) * 3") == 9.0);
   CHECK(eval("2 ^ 3 ^ 2") == 512.0);  // right-associative
@@ -62,7 +72,7 @@ TEST_CASE("expression: precedence, associativity, functions", "[io][design][expr
   CHECK(eval(" 3 ") == 3.0);
 }
 
-TEST_CASE("expression: errors", "[io][design][expression]") {
+TEST_CASE("expression: errors", "[input][parameters][expression]") {
   CHECK_THAT(expr_error("1 / (H - 2)"), Catch::Contains("division by zero"));
   CHECK_THAT(expr_error("2 *"), Catch::Contains("expression ends"));
   CHECK_THAT(expr_error("(1 + 2"), Catch::Contains("expected ')'"));
@@ -82,7 +92,7 @@ TEST_CASE("expression: errors", "[io][design][expression]") {
   }
 }
 
-TEST_CASE("parameters: substitution into values, before validation", "[io][design][config]") {
+TEST_CASE("parameters: substitution into values, before validation", "[input][parameters][config]") {
   const Config c = Config::parse(kTruss, "p.cfg");
   const auto nodes = c.all("model.node");
   REQUIRE(nodes.size() == 3);
@@ -122,7 +132,7 @@ TEST_CASE("parameters: substitution into values, before validation", "[io][desig
   }
 }
 
-TEST_CASE("parameters: errors name file, line, key and the parameter", "[io][design][config]") {
+TEST_CASE("parameters: errors name file, line, key and the parameter", "[input][parameters][config]") {
   CHECK(error_of("[parameters]\nH = 1\n[stop]\nmax_steps = ${G}\n") ==
         "p.cfg:4: key 'stop.max_steps': unknown parameter 'G' in '${G}' (valid: parameters H)");
   CHECK_THAT(error_of("[parameters]\nH = 1\n[stop]\nmax_steps = ${H*}\n"),
@@ -167,10 +177,10 @@ TEST_CASE("parameters: errors name file, line, key and the parameter", "[io][des
   CHECK(nearest_key("parameters.NAM") != kParameterRow);
 }
 
-TEST_CASE("design: build with parameter values keeps the topology", "[io][design]") {
+TEST_CASE("design: build with parameter values keeps the topology", "[input][parameters]") {
   const Config c = Config::parse(kTruss, "p.cfg");
-  const Setup a = build(c);
-  const Setup b = build(c, {{"H", 0.8}});
+  const Spec a = build(c);
+  const Spec b = build(c, {{"H", 0.8}});
   REQUIRE(b.model->size() == a.model->size());
   CHECK(b.model->node_position(1)[1] == 0.8);
   CHECK(a.model->node_position(1)[1] == 0.5);
@@ -179,7 +189,7 @@ TEST_CASE("design: build with parameter values keeps the topology", "[io][design
       "[parameters]\nn = 2\n[model]\nnode = 1 0 0\nnode = 2 1 0\nbeam = 1 1 2 100 100 1 ${n}\nfix = 1 all\n"
       "fix = 1 rz\nload = 2 uy -1\n",
       "m.cfg");
-  const Setup ref = build(m);
+  const Spec ref = build(m);
   try {
     build(m, {{"n", 3}}, ref);
     FAIL("no error");
@@ -190,21 +200,21 @@ TEST_CASE("design: build with parameter values keeps the topology", "[io][design
   }
 }
 
-TEST_CASE("sweep: specification and values", "[io][design][sweep]") {
+TEST_CASE("sweep: specification and values", "[input][parameters][sweep]") {
   const Config c = Config::parse(kTruss, "p.cfg");
-  const SweepSpec s = parse_sweep("H=30:45:16", c);
+  const analysis::SweepSpec s = parse_sweep("H=30:45:16", c);
   CHECK(s.parameter == "H");
   CHECK(s.count == 16);
   CHECK_FALSE(s.log);
-  const auto v = sweep_values(s);
+  const auto v = analysis::sweep_values(s);
   REQUIRE(v.size() == 16);
   CHECK(v.front() == 30.0);
   CHECK(v[1] == 31.0);
   CHECK(v.back() == 45.0);
-  const auto l = sweep_values(parse_sweep("EA=1e-4:1e-2:3:log", c));
+  const auto l = analysis::sweep_values(parse_sweep("EA=1e-4:1e-2:3:log", c));
   REQUIRE(l.size() == 3);
   CHECK(l[1] == Approx(1e-3).epsilon(1e-14));
-  CHECK(sweep_values(parse_sweep("H=2:3:1", c)) == std::vector<double>{2.0});
+  CHECK(analysis::sweep_values(parse_sweep("H=2:3:1", c)) == std::vector<double>{2.0});
   auto err = [&](const std::string& t) {
     try {
       parse_sweep(t, c);
@@ -221,7 +231,7 @@ TEST_CASE("sweep: specification and values", "[io][design][sweep]") {
   CHECK_THAT(err("H=-1:2:3:log"), Catch::Contains("log sweep needs"));
   CHECK_THAT(err("H=1:2:3:cubic"), Catch::Contains("'lin' or 'log'"));
   CHECK_THAT(err("H"), Catch::Contains("NAME=START:STOP:COUNT"));
-  CHECK(sweep_subdir(7) == "sweep/007");
+  CHECK(output::sweep_subdir(7) == "sweep/007");
 }
 
 // The located limit load of the von Mises truss at every rise h against the
@@ -229,47 +239,71 @@ TEST_CASE("sweep: specification and values", "[io][design][sweep]") {
 // EA = 1; problems/von-mises.cfg). Tolerance 1e-9 relative as in
 // tests/problems/catalogue_critical_test.cpp: SPL is solved to a scaled residual
 // of 1e-10.
-TEST_CASE("sweep: von Mises truss, limit load against the rise h", "[io][design][sweep][von-mises]") {
+//
+// A sweep is a whole analysis per value: the library gives the model at each
+// value (build with parameter values) and the record of each run
+// (analysis::sweep_value); the trace command runs the values and writes the
+// files (trace_app::run_sweep, whose exit codes live in apps/). Both are checked
+// here: the records, then the app's files, which must hold the same rows.
+TEST_CASE("sweep: von Mises truss, limit load against the rise h", "[input][parameters][sweep][von-mises]") {
   const Config c = Config::read_file(std::string(SENDA_SOURCE_DIR) + "/tests/design/von-mises-h.cfg");
   REQUIRE(design_parameters(c) == std::vector<std::string>{"h"});
-  const Setup ref = build(c);
+  const Spec ref = build(c);
   const fs::path dir = fs::path(SENDA_BINARY_DIR) / "tests" / "design-sweep";
   fs::remove_all(dir);
   fs::create_directories(dir);
-  SweepResult r;
+  analysis::SweepResult r;
   r.spec = parse_sweep("h=0.3:1.2:4", c);
   r.track_columns = {"u_2_uy"};
-  const auto values = sweep_values(r.spec);
+  CHECK(track_columns(ref) == r.track_columns);
+  const auto values = analysis::sweep_values(r.spec);
   for (std::size_t k = 0; k < values.size(); ++k) {
     const double h = values[k];
     INFO("h = " << h);
-    SweepValue v = run_sweep_value(c, ref, "h", static_cast<int>(k), h, dir, [] { return false; });
-    CHECK(v.status == "completed");
-    CHECK(v.exit_code == 0);
+    const Config member = with_parameters(c, {{"h", h}});
+    const Spec s = build(c, {{"h", h}}, ref);
+    const std::string sub = output::sweep_subdir(static_cast<int>(k));
+    const analysis::TraceResult t = senda::testing::run_into(s, dir / "records" / sub, &member);
+    analysis::SweepValue v = analysis::sweep_value(static_cast<int>(k), h, t, ref.track.size());
+    v.dir = sub;
+    CHECK(v.status == analysis::SweepStatus::Ran);
+    CHECK(analysis::status_name(v) == "completed");
+    CHECK(trace_app::exit_code(v.termination) == 0);
     REQUIRE(v.points.size() == 2);
     const double exact = 2.0 / (3.0 * std::sqrt(3.0)) * h * h * h / std::pow(1.0 + h * h, 1.5);
     CHECK(v.points[0].id == "LP1");
-    CHECK(v.points[0].kind == "limit");
+    CHECK(v.points[0].kind == senda::critical::CriticalKind::Limit);
     CHECK(v.points[0].converged);
     CHECK(v.points[0].lambda == Approx(exact).epsilon(1e-9));
     CHECK(v.points[1].lambda == Approx(-exact).epsilon(1e-9));
     // At the maximum the apex has dropped by h (1 - 1/sqrt 3).
     REQUIRE(v.points[0].tracked.size() == 1);
     CHECK(-v.points[0].tracked[0] == Approx(h * (1.0 - 1.0 / std::sqrt(3.0))).epsilon(1e-8));
-    CHECK(fs::exists(dir / v.dir / "summary.json"));
+    CHECK(fs::exists(dir / "records" / v.dir / "summary.json"));
     r.values.push_back(v);
   }
-  CHECK(sweep_exit_code(r) == 0);
-  const std::string csv = sweep_csv(r);
+  const std::string csv = output::sweep_csv(r);
   CHECK_THAT(csv, Catch::StartsWith("index,mu,status,id,kind,branch,lambda,u_2_uy,converged\n0,0.29999999999999999,"
                                     "completed,LP1,limit,0,0.00913213095"));
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 9);
-  const PlotFiles f = write_sweep_files(dir, r);
-  CHECK(senda::test::slurp(dir / "sweep.csv") == csv);
-  const std::string json = senda::test::slurp(dir / "sweep.json");
+
+  // The trace command's sweep of the same values: exit 0, the same rows, the
+  // sub-directories, sweep.json and the inline data of sweep.gp.
+  setenv("SENDA_GNUPLOT", "/nonexistent/gnuplot", 1);  // the figure is not tested here (tests/io/plot_test.cpp)
+  trace_app::Command cmd;
+  cmd.cfg = std::string(SENDA_SOURCE_DIR) + "/tests/design/von-mises-h.cfg";
+  cmd.out_dir = dir / "app";
+  cmd.quiet = true;
+  cmd.jobs = 1;
+  cmd.sweep = "h=0.3:1.2:4";
+  CHECK(trace_app::run_sweep(c, cmd) == 0);
+  CHECK(senda::test::slurp(cmd.out_dir / "sweep.csv") == csv);
+  for (const analysis::SweepValue& v : r.values) CHECK(fs::exists(cmd.out_dir / v.dir / "summary.json"));
+  const std::string json = senda::test::slurp(cmd.out_dir / "sweep.json");
   CHECK_THAT(json, Catch::Contains("\"parameter\": \"h\""));
   CHECK_THAT(json, Catch::Contains("\"dir\": \"sweep/003\""));
-  const std::string gp = senda::test::slurp(f.script);
+  CHECK_THAT(json, Catch::Contains("\"exit_code\": 0") && !Catch::Contains("\"exit_code\": 1"));
+  const std::string gp = senda::test::slurp(cmd.out_dir / "sweep.gp");
   // The inline data are the located loads at full precision (their last digits
   // are round-off of the solver: compare with the values, not with fixed digits).
   const auto row = [](double mu, double lambda, const char* id) {
@@ -282,18 +316,29 @@ TEST_CASE("sweep: von Mises truss, limit load against the rise h", "[io][design]
   CHECK_THAT(gp, Catch::Contains("title 'limit points'"));
   CHECK_THAT(gp, !Catch::Contains("$S1"));  // one kind, all on the primary path
   CHECK_THAT(gp, Catch::Contains("set output 'sweep.'.format"));
-  // A failed value is a row with its status, and makes the exit code 1.
-  SweepValue bad = run_sweep_value(c, ref, "h", 9, 0.0, dir, [] { return false; });
-  CHECK(bad.status == "bad-input");
-  CHECK(bad.exit_code == 2);
+
+  // A failed value is a row with its status, and makes the exit code 1 (the
+  // value's own exit status, in sweep.json, is 2: bad input). h = 0 is a flat
+  // truss: its model is refused when it is built.
+  CHECK_THROWS_AS(build(c, {{"h", 0.0}}, ref), ConfigError);
+  analysis::SweepValue bad;
+  bad.index = 9;
+  bad.mu = 0.0;
+  bad.status = analysis::SweepStatus::BadInput;
+  bad.dir = output::sweep_subdir(9);
+  CHECK(analysis::status_name(bad) == "bad-input");
   r.values.push_back(bad);
-  CHECK(sweep_exit_code(r) == 1);
-  CHECK_THAT(sweep_csv(r), Catch::EndsWith("9,0,bad-input,,,,,,\n"));
-  r.interrupted = true;
-  CHECK(sweep_exit_code(r) == 130);
+  CHECK_THAT(output::sweep_csv(r), Catch::EndsWith("9,0,bad-input,,,,,,\n"));
+  trace_app::Command failing = cmd;
+  failing.out_dir = dir / "app-failed";
+  failing.sweep = "h=0:0.3:2";
+  CHECK(trace_app::run_sweep(c, failing) == 1);
+  CHECK_THAT(senda::test::slurp(failing.out_dir / "sweep.csv"), Catch::Contains("\n0,0,bad-input,,,,,,\n"));
+  CHECK_THAT(senda::test::slurp(failing.out_dir / "sweep.json"), Catch::Contains("\"exit_code\": 2"));
+  // An interrupted sweep exits 130: a signal, tested by tests/cli/sweep.sh.
 }
 
-TEST_CASE("parameters: integral values substitute as integers", "[io][design][config]") {
+TEST_CASE("parameters: integral values substitute as integers", "[input][parameters][config]") {
   CHECK(format_number(1e7) == "10000000");
   CHECK(format_number(-3.0) == "-3");
   CHECK(format_number(0.1) == "0.1");

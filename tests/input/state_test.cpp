@@ -6,9 +6,9 @@
 #include <sstream>
 #include <string>
 
-#include "senda/io/builder.hpp"
-#include "senda/io/config.hpp"
-#include "senda/io/trace.hpp"
+#include "senda/input/builder.hpp"
+#include "senda/input/config.hpp"
+#include "support/trace_run.hpp"
 
 using namespace senda;
 namespace fs = std::filesystem;
@@ -27,21 +27,18 @@ std::string rows_of_branch(const fs::path& csv, int branch) {
 }
 }  // namespace
 
-TEST_CASE("branches.from: restart at a saved bifurcation point without retracing", "[io][state][branch]") {
+TEST_CASE("branches.from: restart at a saved bifurcation point without retracing", "[input][state][branch]") {
   const std::string cfg = std::string(SENDA_SOURCE_DIR) + "/problems/three-bar.cfg";
   const fs::path base = fs::path(SENDA_BINARY_DIR) / "test-results" / "state";
   fs::remove_all(base);
-  const io::Setup first = io::load(cfg);
-  io::TraceRun run1(first);
-  io::TraceEvents none;
-  const io::TraceSummary s1 = run1.run(base / "full", false, none);
+  const input::Spec first = input::load(cfg);
+  const analysis::TraceResult s1 = senda::testing::run_into(first, base / "full");
   const fs::path state = base / "full" / "states" / "BP1.json";
   REQUIRE(fs::exists(state));
   REQUIRE(s1.branches.size() >= 3);
 
-  const io::Setup again = io::load(cfg, {"branches.from=" + state.string()});
-  io::TraceRun run2(again);
-  const io::TraceSummary s2 = run2.run(base / "from", false, none);
+  const input::Spec again = input::load(cfg, {"branches.from=" + state.string()});
+  const analysis::TraceResult s2 = senda::testing::run_into(again, base / "from");
   REQUIRE(s2.branches.size() >= 3);
   CHECK(s2.branches[0].termination == critical::BranchEnd::NotTraced);
   CHECK(s2.branches[1].start_point == "BP1");
@@ -52,9 +49,11 @@ TEST_CASE("branches.from: restart at a saved bifurcation point without retracing
   CHECK(rows_of_branch(base / "from" / "path.csv", 0).empty());
 
   SECTION("a state of another model is refused with the file and key") {
+    // The saved state is read when the spec is built (input::read_state), so the
+    // ConfigError comes from the build, before any analysis starts.
     const std::string vm = std::string(SENDA_SOURCE_DIR) + "/problems/von-mises.cfg";
-    const io::Setup other = io::load(vm, {"branches.from=" + state.string()});
-    io::TraceRun run3(other);
-    CHECK_THROWS_WITH(run3.start(), Catch::Contains("branches.from") && Catch::Contains("another model"));
+    CHECK_THROWS_AS(input::load(vm, {"branches.from=" + state.string()}), input::ConfigError);
+    CHECK_THROWS_WITH(input::load(vm, {"branches.from=" + state.string()}),
+                      Catch::Contains("branches.from") && Catch::Contains("another model"));
   }
 }

@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "senda/io/builder.hpp"
+#include "senda/input/builder.hpp"
 
-using namespace senda::io;
+using namespace senda::input;
 
 namespace {
 const std::string kSource = SENDA_SOURCE_DIR;
@@ -31,8 +31,8 @@ std::string error_of(const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("builder: von-mises.cfg", "[io][builder]") {
-  const Setup s = load(kSource + "/problems/von-mises.cfg");
+TEST_CASE("builder: von-mises.cfg", "[input][builder]") {
+  const Spec s = load(kSource + "/problems/von-mises.cfg");
   REQUIRE(s.model);
   CHECK(s.model->size() == 1);  // apex uy only: apex ux fixed, supports pinned
   CHECK(s.model->node_count() == 3);
@@ -40,31 +40,31 @@ TEST_CASE("builder: von-mises.cfg", "[io][builder]") {
   CHECK(s.problem_name == "von-mises");
   REQUIRE(s.track.size() == 1);
   CHECK(s.track[0].column == "u_2_uy");
-  CHECK(s.options.monitor_dof == 0);
-  CHECK(s.options.max_displacement == 1.1);
-  CHECK(s.options.constraint == senda::continuation::ConstraintKind::Spherical);
+  CHECK(s.analysis.explorer.path.monitor_dof == 0);
+  CHECK(s.analysis.explorer.path.max_displacement == 1.1);
+  CHECK(s.analysis.explorer.path.constraint == senda::continuation::ConstraintKind::Spherical);
   SECTION("overrides apply") {
-    const Setup o = load(kSource + "/problems/von-mises.cfg", {"stop.max_steps=50", "output.name=vm"});
-    CHECK(o.options.max_steps == 50);
+    const Spec o = load(kSource + "/problems/von-mises.cfg", {"stop.max_steps=50", "output.name=vm"});
+    CHECK(o.analysis.explorer.path.max_steps == 50);
     CHECK(o.problem_name == "vm");
   }
 }
 
-TEST_CASE("builder: star-dome.cfg", "[io][builder]") {
-  const Setup s = load(kSource + "/problems/star-dome.cfg");
+TEST_CASE("builder: star-dome.cfg", "[input][builder]") {
+  const Spec s = load(kSource + "/problems/star-dome.cfg");
   CHECK(s.model->dim() == 3);
   CHECK(s.model->node_count() == 13);
   CHECK(s.model->element_count() == 24);
   CHECK(s.model->size() == 21);  // 7 free nodes × 3
 }
 
-TEST_CASE("builder: a 2D model with the base keys", "[io][builder]") {
-  const Setup s = build(Config::parse(kBase, "b.cfg"));
+TEST_CASE("builder: a 2D model with the base keys", "[input][builder]") {
+  const Spec s = build(Config::parse(kBase, "b.cfg"));
   CHECK(s.model->size() == 2);
   CHECK(s.track[0].column == "u_2_uy");  // default track: the first load's dof
 }
 
-TEST_CASE("builder: inconsistent models name the line", "[io][builder][errors]") {
+TEST_CASE("builder: inconsistent models name the line", "[input][builder][errors]") {
   struct Case {
     const char* name;
     std::string extra;

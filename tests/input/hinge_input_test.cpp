@@ -6,13 +6,12 @@
 #include <filesystem>
 #include <string>
 
-#include "senda/io/builder.hpp"
-#include "senda/io/results.hpp"
-#include "senda/io/trace.hpp"
+#include "senda/input/builder.hpp"
 #include "support/test_files.hpp"
+#include "support/trace_run.hpp"
 
 using namespace senda;
-using namespace senda::io;
+using namespace senda::input;
 namespace fs = std::filesystem;
 
 namespace {
@@ -40,8 +39,8 @@ std::string error_of(const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("hinge input: a released member gets its own rotation unknown", "[io][hinge]") {
-  const Setup s = build(Config::parse(kCantilever + "hinge = 2 10 spring 5\n", "h.cfg"));
+TEST_CASE("hinge input: a released member gets its own rotation unknown", "[input][hinge]") {
+  const Spec s = build(Config::parse(kCantilever + "hinge = 2 10 spring 5\n", "h.cfg"));
   const model::Model& m = *s.model;
   // Nodes 2, 3 and the two intermediate nodes: 4 × 3, plus member 10's rz at node 2.
   CHECK(m.size() == 13);
@@ -56,12 +55,12 @@ TEST_CASE("hinge input: a released member gets its own rotation unknown", "[io][
   CHECK(spring);
   // Without a spring, and with every member at the node released, the node's own
   // rotation is not an unknown: 12, with both members' own rotations.
-  const Setup all = build(Config::parse(kCantilever + "hinge = 2 1 10\n", "h.cfg"));
+  const Spec all = build(Config::parse(kCantilever + "hinge = 2 1 10\n", "h.cfg"));
   CHECK(all.model->size() == 12 - 1 + 2);
   CHECK(all.model->equation(1, model::Component::Rz) == -1);
 }
 
-TEST_CASE("hinge input: bad hinges are refused at their line", "[io][hinge][errors]") {
+TEST_CASE("hinge input: bad hinges are refused at their line", "[input][hinge][errors]") {
   const std::string at = "h.cfg:10: key 'model.hinge': ";
   CHECK_THAT(error_of(kCantilever + "hinge = 2 7\n"), Catch::StartsWith(at + "MEMBER: no beam member has id 7"));
   CHECK_THAT(error_of(kCantilever + "hinge = 2 20\n"),
@@ -95,16 +94,14 @@ TEST_CASE("hinge input: bad hinges are refused at their line", "[io][hinge][erro
   CHECK(error_of(kCantilever + "hinge = 2 10\nload = 2 rz 1\n").empty());
 }
 
-TEST_CASE("hinge input: a cantilever with a hinge is refused as a mechanism", "[io][hinge][errors]") {
+TEST_CASE("hinge input: a cantilever with a hinge is refused as a mechanism", "[input][hinge][errors]") {
   // Without the truss the outer member turns freely about the hinge.
   std::string text = kCantilever;
   text.erase(text.find("truss = 20 1 3 1\n"), 17);
-  const Setup setup = build(Config::parse(text + "hinge = 2 10\n", "m.cfg"));
-  TraceRun run(setup);
+  const Spec spec = build(Config::parse(text + "hinge = 2 10\n", "m.cfg"));
   const fs::path dir = senda::test::scratch("hinge-mechanism");
-  TraceEvents ev;
   try {
-    run.run(dir, false, ev);
+    senda::testing::run_into(spec, dir);
     FAIL("no mechanism found");
   } catch (const ConfigError& e) {
     const std::string msg = e.what();
@@ -120,13 +117,12 @@ TEST_CASE("hinge input: a cantilever with a hinge is refused as a mechanism", "[
 }
 
 TEST_CASE("catalogue .cfg: leaning column, sway bifurcation of a hinged portal", "[catalogue][hinge]") {
-  const Setup setup = load(kSource + "/problems/leaning-column.cfg");
-  TraceRun run(setup);
-  TraceEvents none;
+  const Config config = Config::read_file(kSource + "/problems/leaning-column.cfg");
+  const Spec spec = build(config);
   const fs::path dir = fs::path(SENDA_BINARY_DIR) / "test-results" / "catalogue-leaning-column";
-  const TraceSummary s = run.run(dir, true, none);
+  const analysis::TraceResult s = senda::testing::run_into(spec, dir, &config);
   REQUIRE(!s.critical_points.empty());
-  const auto& bp = s.critical_points.front();
+  const auto& bp = s.critical_points.front().point;
   CHECK(bp.kind == critical::CriticalKind::Bifurcation);
   // tan x = 2x: P_cr = 1.358533 EI/h²; with 8 elements per member the O(h²) error is
   // 5.14e-3 (tests/model/hinge_test.cpp: 1.36552); 1e-4 covers the location tolerance.
@@ -148,40 +144,38 @@ TEST_CASE("catalogue .cfg: leaning column, sway bifurcation of a hinged portal",
   CHECK(s.branches[1].start_point == "BP1");
   CHECK(s.branches[2].start_point == "BP1");
   REQUIRE(fs::exists(dir / "states" / "BP1.json"));
-  const Setup again = load(kSource + "/problems/leaning-column.cfg",
-                           {"branches.from=" + (dir / "states" / "BP1.json").string()});
-  TraceRun rerun(again);
+  Config config_from = config;
+  config_from.apply_override("branches.from=" + (dir / "states" / "BP1.json").string());
+  const Spec again = build(config_from);
   const fs::path dir2 = fs::path(SENDA_BINARY_DIR) / "test-results" / "catalogue-leaning-column-from";
-  const TraceSummary s2 = rerun.run(dir2, true, none);
+  const analysis::TraceResult s2 = senda::testing::run_into(again, dir2, &config_from);
   REQUIRE(s2.branches.size() == 3);
   CHECK(s2.branches[1].points == s.branches[1].points);
 }
 
-TEST_CASE("hinge input: model.beam_formulation = corotational meshes co-rotational members", "[io][hinge][corotational]") {
-  const Setup s = load(kSource + "/problems/leaning-column.cfg", {"model.beam_formulation=corotational"});
+TEST_CASE("hinge input: model.beam_formulation = corotational meshes co-rotational members", "[input][hinge][corotational]") {
+  const Spec s = load(kSource + "/problems/leaning-column.cfg", {"model.beam_formulation=corotational"});
   CHECK(s.model->element(0).describe() == "beam 1 (co-rotational)");
   // 3 × 7 inner nodes and the two tops (ux uy rz), node 2's rz (pinned base), and
   // the own rotations of members 101 (at node 3) and 201 (at node 4).
   CHECK(s.model->size() == 3 * (21 + 2) + 1 + 2);
-  TraceRun run(s);
-  TraceEvents none;
   const fs::path dir = fs::path(SENDA_BINARY_DIR) / "test-results" / "leaning-column-corotational";
-  const TraceSummary t = run.run(dir, true, none);
+  const analysis::TraceResult t = senda::testing::run_into(s, dir);
   REQUIRE(!t.critical_points.empty());
   // 8 per member: error ≈ 0.112/64 = 1.77e-3 above 1.358533 (tests/model/hinge_test.cpp).
-  CHECK(t.critical_points.front().lambda == Approx(1.358533 * (1 + 1.77e-3)).epsilon(1e-4));
+  CHECK(t.critical_points.front().point.lambda == Approx(1.358533 * (1 + 1.77e-3)).epsilon(1e-4));
   CHECK(error_of(kCantilever + "beam_formulation = euler\n") ==
         "h.cfg:10: key 'model.beam_formulation': unknown value 'euler' (valid: simo-reissner|corotational)");
 }
 
-TEST_CASE("hinge input: a spring at a clamped member end is a semi-rigid support", "[io][hinge]") {
+TEST_CASE("hinge input: a spring at a clamped member end is a semi-rigid support", "[input][hinge]") {
   // hinge = 1 1 spring K at the clamp: member 1 is joined to the fixed rotation of
   // node 1 by K. Tip load P = 1 on the cantilever of length 2 (members 1 and 10):
   // δ = PL³/(3EI) + PL/GA_s − PLh²/(12EI) + PL²/K (h = 0.5 the element length; the
   // h² term is the one-point element's, tests/model/hinge_test.cpp).
   std::string text = kCantilever;
   text.erase(text.find("truss = 20 1 3 1\n"), 17);
-  const Setup s = build(Config::parse(text + "hinge = 1 1 spring 4\n", "h.cfg"));
+  const Spec s = build(Config::parse(text + "hinge = 1 1 spring 4\n", "h.cfg"));
   const model::Model& m = *s.model;
   SparseMatrix K = m.tangent_pattern();
   m.tangent(Vector::Zero(m.size()), 0.0, K);
