@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # trace --help exits 0 and lists every key of the option table (read from its
-# source, lib/src/io/config.cpp) and the exit codes.
+# source, lib/src/input/config.cpp) and the exit codes.
 # usage: help.sh TRACE SOURCE_DIR
 set -u
 trace=$1; src=$2
 help=$("$trace" --help) || { echo "FAIL: --help exit $?"; exit 1; }
-keys=$(grep -o '^ *{"[a-z_]*\.[a-z_]*"' "$src/lib/src/io/config.cpp" | sed 's/[ {"]//g')
+keys=$(grep -o '^ *{"[a-z_]*\.[a-z_]*"' "$src/lib/src/input/config.cpp" | sed 's/[ {"]//g')
 [ "$(echo "$keys" | wc -l)" -gt 30 ] || { echo "FAIL: could not read the table"; exit 1; }
 fail=0
 for k in $keys; do
