@@ -7,16 +7,16 @@
 if(SENDA_SANITIZE)
   set(SENDA_SANITIZE_TEST_SOURCES
     robustness/numerical_failure_test.cpp
-    io/config_test.cpp io/builder_test.cpp io/trace_test.cpp io/design_test.cpp
+    input/config_test.cpp input/builder_test.cpp input/defaults_test.cpp analysis/analysis_test.cpp input/parameters_test.cpp
     linalg/factorization_test.cpp
     model/model_test.cpp model/truss_test.cpp model/spring_test.cpp model/beam2d_test.cpp model/hinge_test.cpp
-    model/corot2d_test.cpp io/hinge_input_test.cpp io/study_test.cpp
+    model/corot2d_test.cpp input/hinge_input_test.cpp analysis/studies_test.cpp
     continuation/constraint_test.cpp continuation/path_follower_test.cpp
     critical/locate_test.cpp critical/branch_test.cpp critical/design_test.cpp)
   list(TRANSFORM SENDA_SANITIZE_TEST_SOURCES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
   add_executable(senda_sanitize_tests main.cpp ${SENDA_SANITIZE_TEST_SOURCES})
   target_include_directories(senda_sanitize_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR})
-  target_link_libraries(senda_sanitize_tests PRIVATE senda::senda Catch2::Catch2)
+  target_link_libraries(senda_sanitize_tests PRIVATE senda::senda senda_trace_app Catch2::Catch2)
   target_compile_definitions(senda_sanitize_tests PRIVATE
     SENDA_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     SENDA_BINARY_DIR="${PROJECT_BINARY_DIR}")

@@ -11,15 +11,18 @@
 #include <string>
 #include <vector>
 
-#include "senda/io/builder.hpp"
-#include "senda/io/results.hpp"
-#include "senda/io/trace.hpp"
-#include "senda/io/vtk.hpp"
+#include "senda/analysis/observer.hpp"
+#include "senda/analysis/result.hpp"
+#include "senda/input/builder.hpp"
+#include "senda/output/files.hpp"
+#include "senda/output/recorder.hpp"
+#include "senda/output/vtk.hpp"
 
 #include "support/test_files.hpp"
+#include "support/trace_run.hpp"
 
 using namespace senda;
-using namespace senda::io;
+using namespace senda::output;
 namespace fs = std::filesystem;
 using senda::test::scratch;
 using senda::test::slurp;
@@ -175,14 +178,12 @@ std::map<std::string, std::vector<double>> read_csv(const fs::path& file) {
 
 }  // namespace
 
-TEST_CASE("vtk: von Mises read back from the .pvd and .vtu files", "[io][vtk]") {
-  const Setup setup = load(kSource + "/problems/von-mises.cfg");
-  TraceRun run(setup);
+TEST_CASE("vtk: von Mises read back from the .pvd and .vtu files", "[output][vtk]") {
+  const input::Spec spec = input::load(kSource + "/problems/von-mises.cfg");
   const fs::path dir = scratch("vtk-von-mises");
-  TraceEvents ev;
-  OutputOptions output;
+  RecorderOptions output;
   output.vtk = true;
-  const TraceSummary s = run.run(dir, false, ev, output);
+  const analysis::TraceResult s = senda::testing::run_into(spec, dir, nullptr, nullptr, output);
   REQUIRE(s.termination == continuation::Termination::Completed);
   REQUIRE(s.critical_points.size() == 2);
 
@@ -227,7 +228,7 @@ TEST_CASE("vtk: von Mises read back from the .pvd and .vtu files", "[io][vtk]") 
   const std::vector<PvdDataSet> modes = read_pvd(dir / "vtk" / "modes.pvd");
   REQUIRE(modes.size() == 2);
   for (std::size_t k = 0; k < modes.size(); ++k) {
-    const critical::CriticalPoint& cp = s.critical_points[k];
+    const critical::CriticalPoint& cp = s.critical_points[k].point;
     INFO(cp.id);
     CHECK(modes[k].name == cp.id);
     CHECK(modes[k].file == "mode_" + cp.id + ".vtu");
@@ -243,19 +244,17 @@ TEST_CASE("vtk: von Mises read back from the .pvd and .vtu files", "[io][vtk]") 
     CHECK(std::abs(mode->values[3 * 1 + 1]) == 1.0);  // scaled to max |phi_j| = 1
     // The state of the critical point: λ and the apex deflection of summary.json.
     CHECK(find(v.field, "lambda")->values[0] == cp.lambda);
-    CHECK(find(v.point_data, "displacement")->values[3 * 1 + 1] == s.critical_tracked[k][0]);
+    CHECK(find(v.point_data, "displacement")->values[3 * 1 + 1] == s.critical_points[k].tracked[0]);
   }
 }
 
-TEST_CASE("vtk: a frame has rotations, one line per beam element", "[io][vtk]") {
-  const Setup setup = load(kSource + "/problems/lee-frame.cfg");
-  const model::Model& m = *setup.model;
-  TraceRun run(setup);
+TEST_CASE("vtk: a frame has rotations, one line per beam element", "[output][vtk]") {
+  const input::Spec spec = input::load(kSource + "/problems/lee-frame.cfg");
+  const model::Model& m = *spec.model;
   const fs::path dir = scratch("vtk-lee");
-  TraceEvents ev;
-  OutputOptions output;
+  RecorderOptions output;
   output.vtk = true;
-  const TraceSummary s = run.run(dir, false, ev, output);
+  const analysis::TraceResult s = senda::testing::run_into(spec, dir, nullptr, nullptr, output);
   const std::vector<PvdDataSet> sets = read_pvd(dir / "vtk" / "branch0.pvd");
   REQUIRE(static_cast<int>(sets.size()) == s.points);
   const Vtu v = read_vtu(dir / "vtk" / sets.back().file);
@@ -276,21 +275,21 @@ TEST_CASE("vtk: a frame has rotations, one line per beam element", "[io][vtk]") 
   CHECK(rz_max > 0.1);
   // The tracked displacement of the last point, bit for bit.
   auto path = read_csv(dir / "path.csv");
-  const TrackedDof& t = setup.track.front();
+  const input::TrackedDof& t = spec.track.front();
   const Array* d = find(v.point_data, "displacement");
   CHECK(d->values[3 * t.node + static_cast<int>(t.component)] == path[t.column].back());
   REQUIRE_FALSE(s.critical_points.empty());
-  const Vtu mv = read_vtu(dir / "vtk" / ("mode_" + s.critical_points.front().id + ".vtu"));
+  const Vtu mv = read_vtu(dir / "vtk" / ("mode_" + s.critical_points.front().point.id + ".vtu"));
   CHECK(find(mv.point_data, "mode_rotation"));
 }
 
-TEST_CASE("vtk: the .pvd index is complete after every file, then every 1 %", "[io][vtk]") {
-  const Setup setup = load(kSource + "/problems/von-mises.cfg");
+TEST_CASE("vtk: the .pvd index is complete after every file, then every 1 %", "[output][vtk]") {
+  const input::Spec spec = input::load(kSource + "/problems/von-mises.cfg");
   const fs::path dir = scratch("vtk-index");
   fs::create_directories(dir);
-  const int n = setup.model->size();
+  const int n = spec.model->size();
   {
-    VtkWriter w(dir, *setup.model);
+    VtkWriter w(dir, *spec.model);
     continuation::PathPoint p;
     p.q = Vector::Zero(n);
     for (int k = 0; k < 300; ++k) {
@@ -311,31 +310,34 @@ TEST_CASE("vtk: the .pvd index is complete after every file, then every 1 %", "[
   CHECK_FALSE(fs::exists(dir / "vtk" / "branch1.pvd.tmp"));
 }
 
-TEST_CASE("vtk: --overwrite removes the old vtk/ and drawings/, nothing else", "[io][vtk]") {
+TEST_CASE("vtk: --overwrite removes the old vtk/ and drawings/, nothing else", "[output][vtk]") {
   const fs::path dir = scratch("vtk-overwrite");
   fs::create_directories(dir / "vtk");
   fs::create_directories(dir / "drawings");
   std::ofstream(dir / "vtk" / "branch0.pvd") << "old";
   std::ofstream(dir / "drawings" / "structure.svg") << "old";
   std::ofstream(dir / "notes.txt") << "mine";
-  prepare_output_dir(dir, true);
+  ResultsDir::prepare(dir, true);
   CHECK_FALSE(fs::exists(dir / "vtk"));
   CHECK_FALSE(fs::exists(dir / "drawings"));
   CHECK(slurp(dir / "notes.txt") == "mine");
 }
 
-TEST_CASE("vtk: an interrupted run keeps a .vtu and an index entry for every point written", "[io][vtk]") {
-  const Setup setup = load(kSource + "/problems/von-mises.cfg");
-  TraceRun run(setup);
+TEST_CASE("vtk: an interrupted run keeps a .vtu and an index entry for every point written", "[output][vtk]") {
+  const input::Spec spec = input::load(kSource + "/problems/von-mises.cfg");
   const fs::path dir = scratch("vtk-interrupted");
-  int seen = 0;
-  TraceEvents ev;
-  ev.on_point = [&](const TraceRun&, const continuation::PathPoint&) { ++seen; };
-  ev.stop_requested = [&] { return seen >= 5; };
-  OutputOptions output;
+  // Stops once five points after the start point are written.
+  struct Events final : analysis::Observer {
+    int seen = 0;
+    void on_point(int, const continuation::PathPoint& p) override {
+      if (p.index > 0) ++seen;
+    }
+    bool stop_requested() override { return seen >= 5; }
+  } ev;
+  RecorderOptions output;
   output.vtk = true;
   output.drawings = true;
-  const TraceSummary s = run.run(dir, false, ev, output);
+  const analysis::TraceResult s = senda::testing::run_into(spec, dir, nullptr, &ev, output);
   REQUIRE(s.termination == continuation::Termination::Interrupted);
   REQUIRE(s.points == 6);  // the start point and five steps
   const std::vector<PvdDataSet> sets = read_pvd(dir / "vtk" / "branch0.pvd");

@@ -1,4 +1,5 @@
-// Design studies from a .cfg (lib/io/study, docs/config.md [design]): the
+// Design studies from a .cfg (Analysis::run with input::design_parameters,
+// docs/config.md [design]): the
 // sensitivities written in summary.json and the curves of critical points
 // ([design] follow) of tests/design/von-mises-h.cfg, against the closed form
 //   λ_L(h) = ±(2/(3√3)) EA h³/(a² + h²)^{3/2}   (a = EA = 1; the apex held in x)
@@ -11,37 +12,57 @@
 
 #include <nlohmann/json.hpp>
 
-#include "senda/io/builder.hpp"
-#include "senda/io/study.hpp"
-#include "senda/io/trace.hpp"
+#include "app.hpp"
+#include "senda/analysis/observer.hpp"
+#include "senda/analysis/result.hpp"
+#include "senda/input/builder.hpp"
+#include "senda/input/config.hpp"
+#include "senda/output/studies.hpp"
 
 using namespace senda;
-using namespace senda::io;
+using namespace senda::input;
 namespace fs = std::filesystem;
 
 #include "support/test_files.hpp"
+#include "support/trace_run.hpp"
 
 using senda::test::scratch;
+using senda::testing::run_into;
 
 namespace {
 const std::string kSource = SENDA_SOURCE_DIR;
 const double kC = 2.0 / (3.0 * std::sqrt(3.0));
 double limit_load(double h) { return kC * std::pow(h, 3) / std::pow(1 + h * h, 1.5); }
 double limit_slope(double h) { return 3 * kC * h * h / std::pow(1 + h * h, 2.5); }
+
+// The config with the overrides applied (the design parameters need it besides the Spec).
+Config read_config(const std::string& file, const std::vector<std::string>& overrides = {}) {
+  Config c = Config::read_file(file);
+  for (const std::string& o : overrides) c.apply_override(o);
+  return c;
+}
+
+// The curve events; optionally a stop request inside the curves.
+struct CurveEvents final : analysis::Observer {
+  bool in_curve = false;
+  int curves_done = 0, polls = 0;
+  int stop_after_polls = -1;  // inside a curve, stop once polled more than this (-1: never)
+  void on_curve_start(const analysis::CurveRecord&) override { in_curve = true; }
+  void on_curve_end(const analysis::CurveRecord&) override { ++curves_done; }
+  bool stop_requested() override { return stop_after_polls >= 0 && in_curve && ++polls > stop_after_polls; }
+};
 }  // namespace
 
 TEST_CASE("trace with [design]: sensitivities in summary.json, curves of LP1 and LP2 on the closed form",
-          "[io][study]") {
-  const Setup setup = load(kSource + "/tests/design/von-mises-h.cfg",
-                           {"design.follow=LP1,LP2", "design.mu_min=0.3", "design.mu_max=1.2"});
-  TraceRun run(setup);
+          "[analysis][study]") {
+  const Config config = read_config(kSource + "/tests/design/von-mises-h.cfg",
+                             {"design.follow=LP1,LP2", "design.mu_min=0.3", "design.mu_max=1.2"});
+  const Spec spec = build(config);
   const fs::path dir = scratch("study-von-mises");
-  TraceEvents ev;
-  int curves_done = 0;
-  ev.on_curve = [&](const TraceRun&, const CurveResult&) { ++curves_done; };
-  const TraceSummary s = run.run(dir, false, ev);
+  CurveEvents ev;
+  const analysis::TraceResult s = run_into(spec, dir, &config, &ev);
   REQUIRE(s.critical_points.size() == 2);
-  CHECK(curves_done == 4);  // two points, both directions
+  CHECK(ev.curves_done == 4);  // two points, both directions
 
   const nlohmann::json j = nlohmann::json::parse(senda::test::slurp(dir / "summary.json"));
   const double h = 0.5;
@@ -92,27 +113,24 @@ TEST_CASE("trace with [design]: sensitivities in summary.json, curves of LP1 and
 }
 
 TEST_CASE("[design] follow: a stop request inside a curve keeps its points and ends the run as interrupted",
-          "[io][study][interrupt]") {
-  const Setup setup = load(kSource + "/tests/design/von-mises-h.cfg",
-                           {"design.follow=LP1,LP2", "design.mu_min=0.3", "design.mu_max=1.2"});
-  TraceRun run(setup);
+          "[analysis][study][interrupt]") {
+  const Config config = read_config(kSource + "/tests/design/von-mises-h.cfg",
+                             {"design.follow=LP1,LP2", "design.mu_min=0.3", "design.mu_max=1.2"});
+  const Spec spec = build(config);
   const fs::path dir = scratch("study-interrupted");
-  TraceEvents ev;
-  bool in_curve = false;
-  int polls = 0, curves_done = 0;
-  ev.on_curve_start = [&](const TraceRun&, const CurveResult&) { in_curve = true; };
-  ev.on_curve = [&](const TraceRun&, const CurveResult&) { ++curves_done; };
   // The path itself runs to its end; inside the first curve the fourth poll stops:
   // the start point and three more.
-  ev.stop_requested = [&] { return in_curve && ++polls > 3; };
-  const TraceSummary s = run.run(dir, false, ev);
+  CurveEvents ev;
+  ev.stop_after_polls = 3;
+  const analysis::TraceResult s = run_into(spec, dir, &config, &ev);
   CHECK(s.termination == continuation::Termination::Interrupted);
-  CHECK(exit_code(s.termination) == 130);
+  CHECK(trace_app::exit_code(s.termination) == 130);
   REQUIRE(s.critical_points.size() == 2);
   REQUIRE(s.curves.size() == 1);  // LP1 up; the other three not started
-  CHECK(curves_done == 1);
-  const CurveResult& c = s.curves[0];
+  CHECK(ev.curves_done == 1);
+  const analysis::CurveRecord& c = s.curves[0];
   CHECK(c.point == "LP1");
+  CHECK(c.followed);
   CHECK(c.curve.termination == critical::CurveTermination::Interrupted);
   CHECK(c.curve.message == "interrupted after 4 points");
   REQUIRE(c.curve.points.size() == 4);
@@ -124,6 +142,7 @@ TEST_CASE("[design] follow: a stop request inside a curve keeps its points and e
   const nlohmann::json j = nlohmann::json::parse(senda::test::slurp(dir / "summary.json"));
   CHECK(j["termination"] == "interrupted");
   REQUIRE(j["curves"].size() == 1);
+  CHECK(j["curves"][0]["file"] == output::curve_file(c).generic_string());
   CHECK(j["curves"][0]["termination"] == "interrupted");
   CHECK(j["curves"][0]["points"] == 4);
   std::istringstream csv(senda::test::slurp(dir / j["curves"][0]["file"].get<std::string>()));
@@ -142,20 +161,21 @@ TEST_CASE("[design] follow: a stop request inside a curve keeps its points and e
   CHECK(rows == 4);
 }
 
-TEST_CASE("[design] follow: a point the run did not find is a curve with bad_start, not an error",
-          "[io][study]") {
-  const Setup setup = load(kSource + "/tests/design/von-mises-h.cfg", {"design.follow=BP7", "design.direction=up"});
-  TraceRun run(setup);
+TEST_CASE("[design] follow: a point the run did not find is a curve with bad-start, not an error",
+          "[analysis][study]") {
+  const Config config = read_config(kSource + "/tests/design/von-mises-h.cfg", {"design.follow=BP7", "design.direction=up"});
+  const Spec spec = build(config);
   const fs::path dir = scratch("study-missing");
-  TraceEvents ev;
-  const TraceSummary s = run.run(dir, false, ev);
+  const analysis::TraceResult s = run_into(spec, dir, &config);
   REQUIRE(s.curves.size() == 1);
+  CHECK_FALSE(s.curves[0].followed);
+  CHECK(output::curve_file(s.curves[0]).empty());
   CHECK(s.curves[0].curve.termination == critical::CurveTermination::BadStart);
   CHECK(s.curves[0].curve.message == "no critical point BP7 in this run");
   CHECK_FALSE(fs::exists(dir / "curves"));
 }
 
-TEST_CASE("[design] follow: bad ids and a missing design parameter are errors at their line", "[io][study]") {
+TEST_CASE("[design] follow: bad ids and a missing design parameter are errors at their line", "[analysis][study]") {
   const std::string base = senda::test::slurp(kSource + "/tests/design/von-mises-h.cfg");
   CHECK_THROWS_WITH(build(Config::parse(base + "\n[design]\nfollow = LP1 X3\n", "vm.cfg")),
                     Catch::Contains("key 'design.follow': 'X3' is not a critical point id"));

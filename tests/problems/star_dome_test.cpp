@@ -6,11 +6,11 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "senda/io/builder.hpp"
+#include "senda/continuation/path_follower.hpp"
+#include "senda/input/builder.hpp"
 #include "senda/linalg/factorization.hpp"
 
 using namespace senda;
-using namespace senda::io;
 
 namespace {
 constexpr double kPublishedInches = -0.20641;
@@ -19,8 +19,8 @@ constexpr double kCmPerInch = 2.54;
 constexpr double kHalfLastDigit = 0.5e-5;
 }  // namespace
 
-TEST_CASE("star dome: linear apex deflection -0.20641 in", "[io][problems][star-dome]") {
-  const Setup s = load(std::string(SENDA_SOURCE_DIR) + "/problems/star-dome.cfg");
+TEST_CASE("star dome: linear apex deflection -0.20641 in", "[problems][star-dome]") {
+  const input::Spec s = input::load(std::string(SENDA_SOURCE_DIR) + "/problems/star-dome.cfg");
   const model::Model& m = *s.model;
   const int apex = 0;
   REQUIRE(m.node_id(apex) == 1);
@@ -39,7 +39,7 @@ TEST_CASE("star dome: linear apex deflection -0.20641 in", "[io][problems][star-
   CHECK(std::abs(m.displacement(u, apex, model::Component::Uy)) <= 1e-12 * std::abs(w_cm));
 
   SECTION("one small load step of the path follower agrees") {
-    continuation::Options o = s.options;
+    continuation::Options o = s.analysis.explorer.path;
     o.constraint = continuation::ConstraintKind::LoadControl;
     o.initial_load_increment = 1e-4;
     o.max_steps = 1;

@@ -1,20 +1,22 @@
 // SVG drawings: one polyline per element and layer, the labels, the deformed
-// shape at true scale and the mode at its documented fraction of the size;
-// and the text of the terminal progress line.
+// shape at true scale and the mode at its documented fraction of the size.
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <sstream>
 #include <string>
+#include <vector>
 
-#include "senda/io/builder.hpp"
-#include "senda/io/svg.hpp"
-#include "senda/io/trace.hpp"
+#include "senda/analysis/result.hpp"
+#include "senda/input/builder.hpp"
+#include "senda/output/svg.hpp"
 
 #include "support/test_files.hpp"
+#include "support/trace_run.hpp"
 
 using namespace senda;
-using namespace senda::io;
+using namespace senda::output;
 namespace fs = std::filesystem;
 using senda::test::scratch;
 using senda::test::slurp;
@@ -43,14 +45,12 @@ std::vector<double> polyline(const std::string& svg, const std::string& cls, int
 }
 }  // namespace
 
-TEST_CASE("svg: von Mises drawings of the structure, the shapes and the modes", "[io][svg]") {
-  const Setup setup = load(kSource + "/problems/von-mises.cfg");
-  TraceRun run(setup);
+TEST_CASE("svg: von Mises drawings of the structure, the shapes and the modes", "[output][svg]") {
+  const input::Spec spec = input::load(kSource + "/problems/von-mises.cfg");
   const fs::path dir = scratch("svg-von-mises");
-  TraceEvents ev;
-  OutputOptions output;
+  RecorderOptions output;
   output.drawings = true;
-  const TraceSummary s = run.run(dir, false, ev, output);
+  const analysis::TraceResult s = senda::testing::run_into(spec, dir, nullptr, nullptr, output);
   REQUIRE(s.critical_points.size() == 2);
   CHECK_FALSE(fs::exists(dir / "vtk"));  // only what was asked for
 
@@ -66,7 +66,8 @@ TEST_CASE("svg: von Mises drawings of the structure, the shapes and the modes", 
   // y down from the top band of 70 px: the apex (0, 0.5) at (400, 70).
   CHECK(polyline(structure, "undeformed", 0) == std::vector<double>{50.0, 245.0, 400.0, 70.0});
 
-  for (const critical::CriticalPoint& cp : s.critical_points) {
+  for (const analysis::CriticalRecord& rec : s.critical_points) {
+    const critical::CriticalPoint& cp = rec.point;
     INFO(cp.id);
     const std::string shape = slurp(dir / "drawings" / (cp.id + "_shape.svg"));
     CHECK(count(shape, "<polyline ") == 4);
@@ -81,7 +82,7 @@ TEST_CASE("svg: von Mises drawings of the structure, the shapes and the modes", 
   }
   // LP1: the apex at true scale, y = 0.5 + uy with uy = -h (1 - 1/sqrt 3) = -0.211325.
   // The drawing's box spans y in [0, 0.5] (the supports and the undeformed apex).
-  const double uy = s.critical_tracked[0][0];
+  const double uy = s.critical_points[0].tracked[0];
   CHECK(std::abs(uy + 0.5 * (1 - 1 / std::sqrt(3.0))) < 1e-9);
   const std::vector<double> deformed = polyline(slurp(dir / "drawings" / "LP1_shape.svg"), "deformed", 0);
   REQUIRE(deformed.size() == 4);
@@ -89,39 +90,20 @@ TEST_CASE("svg: von Mises drawings of the structure, the shapes and the modes", 
   CHECK(deformed[3] == Approx(70.0 + (0.5 - (0.5 + uy)) * 350.0).margin(0.005));
   // The mode: largest translation 0.1 × the size (the longest side of the box, the span 2).
   const double size = 2.0;
-  CHECK(mode_scale(*setup.model, s.critical_points[0].phi) * s.critical_points[0].phi.cwiseAbs().maxCoeff() ==
+  CHECK(mode_scale(*spec.model, s.critical_points[0].point.phi) * s.critical_points[0].point.phi.cwiseAbs().maxCoeff() ==
         Approx(0.1 * size).epsilon(1e-12));
 }
 
-TEST_CASE("svg: a 3D structure and a frame are drawn, one polyline per element", "[io][svg]") {
+TEST_CASE("svg: a 3D structure and a frame are drawn, one polyline per element", "[output][svg]") {
   for (const char* cfg : {"star-dome.cfg", "lee-frame.cfg"}) {
     INFO(cfg);
-    const Setup setup = load(kSource + "/problems/" + cfg);
+    const input::Spec spec = input::load(kSource + "/problems/" + cfg);
     const fs::path dir = scratch(std::string("svg-") + cfg);
-    write_structure_drawing(dir, *setup.model, setup.title);
+    write_structure_drawing(dir, *spec.model, spec.title);
     const std::string svg = slurp(dir / "drawings" / "structure.svg");
-    CHECK(count(svg, "<polyline class=\"undeformed\"") == setup.model->element_count());
-    CHECK(count(svg, "class=\"node-label\"") == setup.model->node_count());
+    CHECK(count(svg, "<polyline class=\"undeformed\"") == spec.model->element_count());
+    CHECK(count(svg, "class=\"node-label\"") == spec.model->node_count());
     CHECK(svg.find("nan") == std::string::npos);
     CHECK(svg.find("inf") == std::string::npos);
   }
-}
-
-TEST_CASE("progress line: the text of the terminal's updating line", "[io][progress]") {
-  Progress p;
-  p.points = 42;
-  p.lambda = 0.0344265;
-  p.step_length = 0.01;
-  p.elapsed_s = 3.21;
-  p.critical_points = 1;
-  CHECK(progress_line(p) == "points 42  lambda=+3.442650e-02  ds=1.000e-02  critical 1  elapsed 0:03.2");
-  p.branch = 2;
-  p.lambda = -1.5;
-  p.elapsed_s = 125.04;
-  CHECK(progress_line(p) == "branch 2  points 42  lambda=-1.500000e+00  ds=1.000e-02  critical 1  elapsed 2:05.0");
-  p.elapsed_s = 3725.9;
-  CHECK(progress_line(p) == "branch 2  points 42  lambda=-1.500000e+00  ds=1.000e-02  critical 1  elapsed 1:02:05");
-  p.elapsed_s = 59.99;  // never "0:60.0"
-  CHECK_THAT(progress_line(p), Catch::EndsWith("elapsed 0:59.9"));
-  CHECK(progress_line(p, 20) == "branch 2  points 42 ");
 }

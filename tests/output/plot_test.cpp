@@ -1,4 +1,4 @@
-// Figures of a trace (senda/io/plot.hpp): critical.csv, the classes of path.csv,
+// Figures of a trace (senda/output/plot.hpp): critical.csv, the classes of path.csv,
 // the gnuplot script, and render_plot's statuses (a missing, a failing and a
 // silent program need no gnuplot; the rendering itself needs it and is skipped
 // without it).
@@ -9,15 +9,17 @@
 #include <sstream>
 #include <string>
 
-#include "senda/io/builder.hpp"
-#include "senda/io/plot.hpp"
-#include "senda/io/trace.hpp"
+#include "app.hpp"
+#include "senda/analysis/result.hpp"
+#include "senda/input/builder.hpp"
+#include "senda/output/plot.hpp"
 
 using namespace senda;
-using namespace senda::io;
+using namespace senda::output;
 namespace fs = std::filesystem;
 
 #include "support/test_files.hpp"
+#include "support/trace_run.hpp"
 
 namespace {
 const std::string kSource = SENDA_SOURCE_DIR;
@@ -40,12 +42,18 @@ const char* kPath =
     "0,1,0.55,-0.15,0,0,0,-1,1\n"
     "1,1,0.5,-0.3,3,1e-12,0.1,-1,1\n";
 
-TraceSummary small_summary() {
-  TraceSummary s;
-  s.problem = "lee";
-  s.title = "Lee's frame";
-  s.config = "problems/lee-frame.cfg";
-  s.track_columns = {"u_2_uy"};
+RunInfo small_info() {
+  RunInfo info;
+  info.problem = "lee";
+  info.title = "Lee's frame";
+  info.config = "problems/lee-frame.cfg";
+  info.track_columns = {"u_2_uy"};
+  info.track = {1};
+  return info;
+}
+
+analysis::TraceResult small_summary() {
+  analysis::TraceResult s;
   critical::CriticalPoint lp;
   lp.id = "LP1";
   lp.kind = critical::CriticalKind::Limit;
@@ -58,8 +66,11 @@ TraceSummary small_summary() {
   mp.converged = false;
   mp.lambda = 0.25;
   mp.branches = {1};
-  s.critical_points = {lp, mp};
-  s.critical_tracked = {{-0.125}, {-0.5}};
+  s.critical_points.resize(2);
+  s.critical_points[0].point = lp;
+  s.critical_points[0].tracked = {-0.125};
+  s.critical_points[1].point = mp;
+  s.critical_points[1].tracked = {-0.5};
   critical::Branch b0, b1;
   b1.id = 1;
   b1.parent = 0;
@@ -70,18 +81,19 @@ TraceSummary small_summary() {
 }
 }  // namespace
 
-TEST_CASE("plot: critical.csv has one row per critical point", "[io][plot]") {
-  const std::string csv = critical_csv(small_summary());
+TEST_CASE("plot: critical.csv has one row per critical point", "[output][plot]") {
+  const std::string csv = critical_csv(small_info(), small_summary());
   CHECK(csv ==
         "id,kind,branch,lambda,u_2_uy,converged\n"
         "LP1,limit,0,0.5625,-0.125,1\n"
         "MP1,multiple,1,0.25,-0.5,0\n");
-  TraceSummary empty;
-  empty.track_columns = {"u_1_ux", "u_1_uy"};
-  CHECK(critical_csv(empty) == "id,kind,branch,lambda,u_1_ux,u_1_uy,converged\n");
+  RunInfo two;
+  two.track_columns = {"u_1_ux", "u_1_uy"};
+  two.track = {0, 1};
+  CHECK(critical_csv(two, analysis::TraceResult{}) == "id,kind,branch,lambda,u_1_ux,u_1_uy,converged\n");
 }
 
-TEST_CASE("plot: stable and unstable parts of each branch are read from path.csv", "[io][plot]") {
+TEST_CASE("plot: stable and unstable parts of each branch are read from path.csv", "[output][plot]") {
   const fs::path dir = scratch("classes");
   write(dir / "path.csv", kPath);
   const PathClasses c = read_path_classes(dir / "path.csv");
@@ -100,11 +112,12 @@ TEST_CASE("plot: stable and unstable parts of each branch are read from path.csv
   }
 }
 
-TEST_CASE("plot: the script draws what the results hold", "[io][plot]") {
+TEST_CASE("plot: the script draws what the results hold", "[output][plot]") {
   const fs::path dir = scratch("script");
   write(dir / "path.csv", kPath);
-  const TraceSummary s = small_summary();
-  const std::string g = plot_script(s, read_path_classes(dir / "path.csv"));
+  const RunInfo info = small_info();
+  const analysis::TraceResult s = small_summary();
+  const std::string g = plot_script(info, s, read_path_classes(dir / "path.csv"));
   INFO(g);
   // negative_pivots is column 8 + (number of tracked columns).
   CHECK(g.find("P_NEG = 9") != std::string::npos);
@@ -127,22 +140,22 @@ TEST_CASE("plot: the script draws what the results hold", "[io][plot]") {
   CHECK(g.find("with labels") != std::string::npos);
   CHECK(g.find("pngcairo size width, height") != std::string::npos);
   CHECK(g.find("width = 800") != std::string::npos);
-  CHECK(figure_names(s) == std::vector<std::string>{"lambda_u_2_uy.png", "lambda_u_2_uy.svg"});
+  CHECK(figure_names(info, s) == std::vector<std::string>{"lambda_u_2_uy.png", "lambda_u_2_uy.svg"});
 
   PlotOptions small;
   small.width_px = 400;
   small.height_px = 300;
-  const std::string g2 = plot_script(s, read_path_classes(dir / "path.csv"), small);
+  const std::string g2 = plot_script(info, s, read_path_classes(dir / "path.csv"), small);
   CHECK(g2.find("width = 400") != std::string::npos);
   CHECK(g2.find("height = 300") != std::string::npos);
   // Deterministic.
-  CHECK(plot_script(s, read_path_classes(dir / "path.csv")) == g);
+  CHECK(plot_script(info, s, read_path_classes(dir / "path.csv")) == g);
 }
 
-TEST_CASE("plot: render_plot reports a missing, failing or silent program", "[io][plot]") {
+TEST_CASE("plot: render_plot reports a missing, failing or silent program", "[output][plot]") {
   const fs::path dir = scratch("render-status");
   write(dir / "path.csv", kPath);
-  const PlotFiles f = write_plot_files(dir, small_summary());
+  const PlotFiles f = write_plot_files(dir, small_info(), small_summary());
   CHECK(fs::is_regular_file(dir / "plot.gp"));
   CHECK(fs::is_regular_file(dir / "critical.csv"));
   REQUIRE(f.figures.size() == 2);
@@ -169,14 +182,14 @@ TEST_CASE("plot: render_plot reports a missing, failing or silent program", "[io
   }
 }
 
-TEST_CASE("plot: plot.gp and critical.csv written atomically; a second script keeps its own log", "[io][plot]") {
+TEST_CASE("plot: plot.gp and critical.csv written atomically; a second script keeps its own log", "[output][plot]") {
   const fs::path dir = scratch("logs");
   write(dir / "path.csv", kPath);
   // An old plot.gp is replaced whole, and no temporary file is left beside it.
   write(dir / "plot.gp", "old script\n");
-  const PlotFiles f = write_plot_files(dir, small_summary());
-  CHECK(slurp(dir / "plot.gp") == plot_script(small_summary(), read_path_classes(dir / "path.csv")));
-  CHECK(slurp(dir / "critical.csv") == critical_csv(small_summary()));
+  const PlotFiles f = write_plot_files(dir, small_info(), small_summary());
+  CHECK(slurp(dir / "plot.gp") == plot_script(small_info(), small_summary(), read_path_classes(dir / "path.csv")));
+  CHECK(slurp(dir / "critical.csv") == critical_csv(small_info(), small_summary()));
   CHECK_FALSE(fs::exists(dir / "plot.gp.tmp"));
   CHECK_FALSE(fs::exists(dir / "critical.csv.tmp"));
   CHECK(f.log.empty());
@@ -208,17 +221,15 @@ TEST_CASE("plot: plot.gp and critical.csv written atomically; a second script ke
   CHECK(slurp(dir / "plot.log") == "stdout of plot.gp\nstderr of plot.gp\n");
 }
 
-TEST_CASE("plot: von Mises rendered by gnuplot", "[io][plot][gnuplot]") {
+TEST_CASE("plot: von Mises rendered by gnuplot", "[output][plot][gnuplot]") {
   if (!has_gnuplot()) {
     WARN("gnuplot is not installed: rendering not tested");
     return;
   }
-  const Setup setup = load(kSource + "/problems/von-mises.cfg");
-  TraceRun run(setup);
+  const input::Spec spec = input::load(kSource + "/problems/von-mises.cfg");
   const fs::path dir = scratch("von-mises") / "results";
-  TraceEvents ev;
-  const TraceSummary s = run.run(dir, false, ev);
-  const PlotFiles f = write_plot_files(dir, s);
+  const analysis::TraceResult s = senda::testing::run_into(spec, dir);
+  const PlotFiles f = write_plot_files(dir, trace_app::run_info(spec), s);
   const RenderResult r = render_plot(f);
   INFO(r.message << "\n" << slurp(r.log));
   REQUIRE(r.status == RenderStatus::Rendered);

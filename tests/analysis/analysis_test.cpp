@@ -1,0 +1,190 @@
+// The analysis run as the trace command runs it (an Analysis observed by the
+// Recorder): results files, the Observer's events, interruption, a mechanism
+// refused before anything is written; the path.csv writer.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+
+#include "app.hpp"
+#include "senda/analysis/analysis.hpp"
+#include "senda/analysis/observer.hpp"
+#include "senda/input/builder.hpp"
+#include "senda/output/files.hpp"
+#include "senda/output/recorder.hpp"
+#include "senda/output/results.hpp"
+
+using namespace senda;
+namespace fs = std::filesystem;
+
+#include "support/test_files.hpp"
+#include "support/trace_run.hpp"
+
+namespace {
+const std::string kSource = SENDA_SOURCE_DIR;
+
+using senda::test::scratch;
+using senda::test::slurp;
+using senda::testing::run_into;
+
+int lines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+// Stops the run at the first poll for which stop() is true.
+struct Stopper final : analysis::Observer {
+  std::function<bool()> stop;
+  bool stop_requested() override { return stop && stop(); }
+};
+}  // namespace
+
+TEST_CASE("analysis: von Mises through both limit points", "[analysis][trace]") {
+  const input::Spec spec = input::load(kSource + "/problems/von-mises.cfg");
+  const fs::path dir = scratch("von-mises") / "nested";  // parents are created
+
+  // The events: the primary branch starts once, its start point (index 0)
+  // first; every crossing comes after the point that ends its step.
+  struct Events final : analysis::Observer {
+    const analysis::Analysis* a = nullptr;
+    int starts = 0, points = 0, crossings = 0;
+    int previous_index = -1, current_index = -1;
+    void on_branch_start(const critical::Branch& b) override {
+      if (b.id == 0) {
+        ++starts;
+        CHECK(points == 0);
+      }
+    }
+    void on_point(int branch, const continuation::PathPoint& p) override {
+      if (points == 0) CHECK(p.index == 0);  // the start point
+      ++points;
+      CHECK(branch == 0);
+      CHECK(a->tracked(p.q).size() == 1);
+      previous_index = current_index;
+      current_index = p.index;
+    }
+    void on_crossing(int branch, const continuation::Crossing& c) override {
+      ++crossings;
+      CHECK(branch == 0);
+      // The event sees the bracket: the last point is the one after the crossing.
+      CHECK(current_index == c.point_after);
+      CHECK(previous_index == c.point_before);
+    }
+  } ev;
+
+  // As run_into, with the Analysis kept for its tracked().
+  input::check_mechanism(spec);
+  analysis::Analysis a(*spec.model, spec.analysis);
+  ev.a = &a;
+  analysis::TraceResult s;
+  {
+    const output::ResultsDir d = output::ResultsDir::prepare(dir, false);
+    output::Recorder recorder(d, *spec.model, trace_app::run_info(spec));
+    analysis::ObserverList observers({&recorder, &ev});
+    s = a.run(observers);
+  }
+  CHECK(s.termination == continuation::Termination::Completed);
+  CHECK(trace_app::exit_code(s.termination) == 0);
+  CHECK(ev.starts == 1);
+  CHECK(ev.points == s.points);  // the start point included
+  REQUIRE(ev.crossings == 2);    // the limit point and the load minimum
+  REQUIRE(s.crossings.size() == 2);
+  const continuation::Crossing& c0 = s.crossings[0].crossing;
+  const continuation::Crossing& c1 = s.crossings[1].crossing;
+  CHECK(s.crossings[0].branch == 0);
+  // The brackets hold the closed-form limit loads ±0.0344265 (tolerance: the 6 digits quoted).
+  CHECK(c0.lambda_before <= 0.0344265 + 5e-7);
+  CHECK(std::max(c0.lambda_before, c0.lambda_after) >= 0.034);
+  CHECK(c0.negative_pivots_after == 1);
+  CHECK(c1.negative_pivots_after == 0);
+  CHECK(s.lambda_max >= 0.0343);  // sampled points: near, not at, the extremes
+  CHECK(s.lambda_min <= -0.0343);
+  CHECK(s.lambda_min >= -0.0344265 - 5e-7);
+
+  const std::string csv = slurp(dir / "path.csv");
+  CHECK(lines(csv) == s.points + 1);
+  CHECK(csv.rfind("point,branch,lambda,u_2_uy,iterations,residual,step_length,det_sign,negative_pivots\n0,0,0,0,", 0) == 0);
+  const std::string json = slurp(dir / "summary.json");
+  CHECK_THAT(json, Catch::Contains("\"termination\": \"completed\""));
+  // Both limit points located (closed form (2/(3√3)) EA (h/L₀)³, h = 0.5, L₀² = 1.25).
+  const double PL = 2.0 / (3.0 * std::sqrt(3.0)) * std::pow(0.5 / std::sqrt(1.25), 3);
+  REQUIRE(s.critical_points.size() == 2);
+  CHECK(s.critical_points[0].point.id == "LP1");
+  CHECK(std::abs(s.critical_points[0].point.lambda - PL) <= 1e-10 * PL);
+  CHECK(s.critical_points[1].point.id == "LP2");
+  CHECK(std::abs(s.critical_points[1].point.lambda + PL) <= 1e-10 * PL);
+  CHECK_THAT(json, Catch::Contains("\"id\": \"LP1\""));
+  CHECK_THAT(json, Catch::Contains("\"kind\": \"limit\""));
+  CHECK(fs::exists(dir / "modes" / "LP1.csv"));
+  CHECK_THAT(json, Catch::Contains("\"points\": " + std::to_string(s.points) + ","));
+  CHECK_FALSE(fs::exists(dir / "summary.json.tmp"));
+
+  SECTION("an existing directory is refused, then replaced with overwrite") {
+    CHECK_THROWS_WITH(output::ResultsDir::check(dir, false),
+                      Catch::Contains("the results directory exists; pass --overwrite"));
+    CHECK_NOTHROW(output::ResultsDir::check(dir, true));
+    std::ofstream(dir / "notes.txt") << "mine";
+    const input::Spec again = input::load(kSource + "/problems/von-mises.cfg");
+    run_into(again, dir);  // prepares the directory with overwrite
+    CHECK(slurp(dir / "path.csv") == csv);      // deterministic
+    CHECK(slurp(dir / "notes.txt") == "mine");  // other files are left alone
+  }
+}
+
+TEST_CASE("analysis: a stop request ends the run as interrupted", "[analysis][trace]") {
+  const input::Spec spec = input::load(kSource + "/problems/von-mises.cfg");
+  int polls = 0;
+  Stopper ev;
+  ev.stop = [&] { return ++polls > 3; };
+  const fs::path dir = scratch("interrupted");
+  const analysis::TraceResult s = run_into(spec, dir, nullptr, &ev);
+  CHECK(s.termination == continuation::Termination::Interrupted);
+  CHECK(trace_app::exit_code(s.termination) == 130);
+  CHECK(s.points == 4);  // the start point and three steps
+  CHECK(lines(slurp(dir / "path.csv")) == 5);
+  CHECK_THAT(slurp(dir / "summary.json"), Catch::Contains("\"termination\": \"interrupted\""));
+}
+
+TEST_CASE("analysis: a mechanism is bad input, found before anything is written", "[analysis][trace][errors]") {
+  const char* text =
+      "[model]\nnode = 1 0 0\nnode = 2 1 0\nnode = 3 2 0\n"
+      "truss = 1 1 2 1\ntruss = 2 2 3 1\nfix = 1 all\nfix = 3 all\nload = 2 uy -1\n";
+  const input::Spec spec = input::build(input::Config::parse(text, "m.cfg"));
+  const fs::path dir = scratch("mechanism");
+  // Three collinear nodes: the middle one has no transverse stiffness at the start.
+  CHECK_THROWS_WITH(run_into(spec, dir),
+                    Catch::StartsWith("m.cfg:3: key 'model.fix': the structure is a mechanism") &&
+                        Catch::Contains("free degree of freedom: node 2 uy"));
+  CHECK_FALSE(fs::exists(dir));
+}
+
+TEST_CASE("results: numbers are written with 17 significant digits", "[output][results]") {
+  const fs::path dir = scratch("writer");
+  fs::create_directories(dir);
+  output::RunInfo info;
+  info.track_columns = {"u_7_ux"};
+  info.track = {1};
+  {
+    output::PathWriter w(dir / "path.csv", info);
+    continuation::PathPoint p;
+    p.index = 3;
+    p.q = Vector::Zero(2);
+    p.q[1] = 0.1;
+    p.lambda = 1.0 / 3.0;
+    p.iterations = 2;
+    p.residual = 1e-300;
+    p.step_length = 2.5;
+    p.det_sign = -1;
+    p.negative_pivots = 1;
+    w.write(p, 0);
+    // The row is on disk before the writer is closed.
+    CHECK(lines(slurp(dir / "path.csv")) == 2);
+  }
+  CHECK(slurp(dir / "path.csv") ==
+        "point,branch,lambda,u_7_ux,iterations,residual,step_length,det_sign,negative_pivots\n"
+        "3,0,0.33333333333333331,0.10000000000000001,2,1e-300,2.5,-1,1\n");
+  SECTION("an existing file is never overwritten by the writer") {
+    CHECK_THROWS_AS(output::PathWriter(dir / "path.csv", info), output::OutputError);
+  }
+}
