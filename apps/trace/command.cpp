@@ -142,17 +142,16 @@ Parsed parse_command(int argc, char** argv) {
     fmt::print(stderr, "trace: --jobs takes a number >= 1 and goes with --sweep\n{}\n", kUsage);
     return {std::nullopt, kExitBadInput};
   }
-  Command c;
-  c.cfg = cfg;
-  c.overrides = overrides;
-  c.out_dir = out_dir;
-  c.overwrite = overwrite;
-  c.quiet = quiet;
-  c.plot = plot;
-  c.vtk = vtk;
-  c.sweep = sweep;
-  c.imperfection = imperfection;
-  c.jobs = jobs;
+  const Command c{.cfg = cfg,
+                  .overrides = overrides,
+                  .out_dir = out_dir,
+                  .overwrite = overwrite,
+                  .quiet = quiet,
+                  .plot = plot,
+                  .vtk = vtk,
+                  .sweep = sweep,
+                  .imperfection = imperfection,
+                  .jobs = jobs};
   return {c, kExitOk};
 }
 

@@ -59,26 +59,14 @@ senda::analysis::TraceResult analyse_steep_truss() {
 
 #include <catch2/catch.hpp>
 
+#include "support/test_files.hpp"
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 namespace {
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-std::string between(const std::string& text, const std::string& begin, const std::string& end) {
-  const auto a = text.find(begin);
-  if (a == std::string::npos) return {};
-  const auto from = a + begin.size();
-  const auto b = text.find(end, from);
-  if (b == std::string::npos) return {};
-  return text.substr(from, b - from);
-}
 // The sway bifurcation load of the steep truss (a = 1, EA = 1, Green–Lagrange):
 // λ_B(h) = 2√(h² − 2)/(1 + h²)^{3/2} (docs/validation.md).
 double lambda_b(double h) { return 2.0 * std::sqrt(h * h - 2.0) / std::pow(1.0 + h * h, 1.5); }
@@ -120,9 +108,9 @@ TEST_CASE("API: the whole analysis of a model built in code, in memory", "[analy
 TEST_CASE("API: docs/api.md shows exactly the whole-analysis code", "[analysis][api][docs]") {
   const std::string marker = "// [api-analysis]\n";
   const std::string code =
-      between(read(std::string(SENDA_SOURCE_DIR) + "/tests/analysis/api_analysis_test.cpp"), marker, marker);
+      senda::test::between(senda::test::slurp(std::string(SENDA_SOURCE_DIR) + "/tests/analysis/api_analysis_test.cpp"), marker, marker);
   const std::string doc =
-      between(read(std::string(SENDA_SOURCE_DIR) + "/docs/api.md"), "<!-- api-analysis -->\n```cpp\n", "```\n");
+      senda::test::between(senda::test::slurp(std::string(SENDA_SOURCE_DIR) + "/docs/api.md"), "<!-- api-analysis -->\n```cpp\n", "```\n");
   REQUIRE_FALSE(code.empty());
   CHECK(doc == code);
 }

@@ -9,7 +9,7 @@ trace=$1; src=$2; work=$3
 rm -rf "$work"; mkdir -p "$work"
 die() { echo "FAIL: $*"; exit 1; }
 cfg=$src/tests/design/von-mises-h.cfg
-export SENDA_GNUPLOT=/nonexistent/gnuplot  # the figure is tested in tests/io; here: its absence is no failure
+export SENDA_GNUPLOT=/nonexistent/gnuplot  # the figure is tested in tests/output; here: its absence is no failure
 
 "$trace" "$cfg" --out "$work/a" --sweep h=0.3:0.9:4 --jobs 2 > "$work/a.log" 2>&1
 rc=$?

@@ -64,27 +64,12 @@ std::vector<CurvePoint> trace_von_mises() {
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+
+#include "support/test_files.hpp"
 #include <fstream>
 #include <sstream>
 #include <string>
 
-namespace {
-std::string read(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-// Text between the first two occurrences of `begin` and `end`.
-std::string between(const std::string& text, const std::string& begin, const std::string& end) {
-  const auto a = text.find(begin);
-  if (a == std::string::npos) return {};
-  const auto from = a + begin.size();
-  const auto b = text.find(end, from);
-  if (b == std::string::npos) return {};
-  return text.substr(from, b - from);
-}
-}  // namespace
 
 TEST_CASE("API example: the documented trace gives the closed-form curve", "[continuation][api]") {
   const std::vector<CurvePoint> curve = trace_von_mises();
@@ -111,9 +96,9 @@ TEST_CASE("API example: the documented trace gives the closed-form curve", "[con
 
 TEST_CASE("API example: docs/api.md shows exactly this code", "[continuation][api][docs]") {
   const std::string marker = "// [api-example]\n";
-  const std::string code = between(read(std::string(SENDA_SOURCE_DIR) + "/tests/continuation/api_example_test.cpp"),
+  const std::string code = senda::test::between(senda::test::slurp(std::string(SENDA_SOURCE_DIR) + "/tests/continuation/api_example_test.cpp"),
                                    marker, marker);
-  const std::string doc = between(read(std::string(SENDA_SOURCE_DIR) + "/docs/api.md"), "```cpp\n", "```\n");
+  const std::string doc = senda::test::between(senda::test::slurp(std::string(SENDA_SOURCE_DIR) + "/docs/api.md"), "```cpp\n", "```\n");
   REQUIRE_FALSE(code.empty());
   CHECK(doc == code);
 }

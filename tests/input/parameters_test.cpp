@@ -289,7 +289,7 @@ TEST_CASE("sweep: von Mises truss, limit load against the rise h", "[input][para
 
   // The trace command's sweep of the same values: exit 0, the same rows, the
   // sub-directories, sweep.json and the inline data of sweep.gp.
-  setenv("SENDA_GNUPLOT", "/nonexistent/gnuplot", 1);  // the figure is not tested here (tests/io/plot_test.cpp)
+  setenv("SENDA_GNUPLOT", "/nonexistent/gnuplot", 1);  // the figure is not tested here (tests/output/plot_test.cpp)
   trace_app::Command cmd;
   cmd.cfg = std::string(SENDA_SOURCE_DIR) + "/tests/design/von-mises-h.cfg";
   cmd.out_dir = dir / "app";

@@ -1,5 +1,5 @@
 #pragma once
-// Small file helpers shared by the io tests (the test binary defines SENDA_BINARY_DIR).
+// Small file helpers shared by the tests (the test binary defines SENDA_BINARY_DIR).
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +13,17 @@ inline std::string slurp(const std::filesystem::path& p) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// The text between the first `begin` and the next `end` after it ("" if either is
+// missing): the code between two markers, or a block of a Markdown page.
+inline std::string between(const std::string& text, const std::string& begin, const std::string& end) {
+  const auto a = text.find(begin);
+  if (a == std::string::npos) return {};
+  const auto from = a + begin.size();
+  const auto b = text.find(end, from);
+  if (b == std::string::npos) return {};
+  return text.substr(from, b - from);
 }
 
 // BUILD/tests-io-scratch/<name> (name may hold a '/'), removed with whatever an

@@ -226,7 +226,7 @@ bool in_range(double v, const char* valid) {
     double x = 0.0;
     const auto r = std::from_chars(t.data(), t.data() + t.size(), x);
     if (r.ec != std::errc() || r.ptr != t.data() + t.size())
-      throw std::logic_error("senda::io option table: bad range bound '" + std::string(t) + "'");
+      throw std::logic_error("senda::input option table: bad range bound '" + std::string(t) + "'");
     return x;
   };
   if (s.size() >= 2 && s.front() == '{' && s.back() == '}') {
@@ -240,7 +240,7 @@ bool in_range(double v, const char* valid) {
     return false;
   }
   if (s.size() < 5 || (s.front() != '(' && s.front() != '[') || (s.back() != ')' && s.back() != ']'))
-    throw std::logic_error("senda::io option table: bad range '" + std::string(s) + "'");
+    throw std::logic_error("senda::input option table: bad range '" + std::string(s) + "'");
   const auto comma = s.find(',');
   const double lo = number(s.substr(1, comma - 1));
   const double hi = number(s.substr(comma + 1, s.size() - comma - 2));
