@@ -106,7 +106,28 @@ TEST_CASE("config: files that cannot be read", "[input][config][errors]") {
     std::ofstream(dir / "empty.cfg").close();
     CHECK_THROWS_WITH(Config::read_file(dir / "empty.cfg"), (dir / "empty.cfg").string() + ": the file is empty");
   }
+  SECTION("a file above 64 MiB is refused by its size, before it is read") {
+    // A sparse file: no disk used, and refused without allocating its 65 MiB.
+    const fs::path big = dir / "big.cfg";
+    std::ofstream(big).close();
+    fs::resize_file(big, 65u * 1024u * 1024u);
+    CHECK_THROWS_WITH(Config::read_file(big), big.string() + ": the file is larger than 64 MiB");
+  }
   fs::remove_all(dir);
+}
+
+TEST_CASE("config: a UTF-8 byte-order mark at the start is skipped", "[input][config]") {
+  const std::string text = "[model]\ndim = 3\n";
+  const Config plain = Config::parse(text, "t.cfg");
+  const Config bom = Config::parse("\xEF\xBB\xBF" + text, "t.cfg");
+  REQUIRE(bom.entries().size() == plain.entries().size());
+  CHECK(bom.entries().front().key == "model.dim");
+  CHECK(bom.entries().front().line == 2);
+  CHECK(*bom.integer("model.dim") == 3);
+  // Only at the start: elsewhere the same bytes are an error as before.
+  CHECK(error_of("[model]\n\xEF\xBB\xBFdim = 3\n") != "");
+  // A file that is only a byte-order mark is empty.
+  CHECK(error_of("\xEF\xBB\xBF") == "t.cfg: the file is empty");
 }
 
 TEST_CASE("config: command-line overrides", "[input][config][overrides]") {

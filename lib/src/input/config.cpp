@@ -1,6 +1,7 @@
 #include "senda/input/config.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -538,6 +539,10 @@ void Config::add(Entry e, bool is_override, bool defer_substitution) {
   entries_.push_back(std::move(e));
 }
 
+namespace {
+constexpr std::uintmax_t kMaxFileBytes = 64u * 1024u * 1024u;
+}  // namespace
+
 Config Config::read_file(const fs::path& file) {
   const std::string name = file.string();
   std::error_code ec;
@@ -545,6 +550,9 @@ Config Config::read_file(const fs::path& file) {
   if (ec || !fs::exists(st)) throw ConfigError(name, 0, "", "no such file");
   if (fs::is_directory(st)) throw ConfigError(name, 0, "", "is a directory, not a configuration file");
   if (!fs::is_regular_file(st)) throw ConfigError(name, 0, "", "not a regular file");
+  // The size before the bytes: a huge (or sparse) file is refused without reading it.
+  const std::uintmax_t size = fs::file_size(file, ec);
+  if (!ec && size > kMaxFileBytes) throw ConfigError(name, 0, "", "the file is larger than 64 MiB");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw ConfigError(name, 0, "", "cannot be opened for reading");
   std::ostringstream buf;
@@ -557,7 +565,10 @@ Config Config::parse(std::string_view text, const std::string& file) {
   Config c;
   c.file_ = file;
   if (text.empty()) throw ConfigError(file, 0, "", "the file is empty");
-  if (text.size() > 64u * 1024u * 1024u) throw ConfigError(file, 0, "", "the file is larger than 64 MiB");
+  if (text.size() > kMaxFileBytes) throw ConfigError(file, 0, "", "the file is larger than 64 MiB");
+  // A UTF-8 byte-order mark (written by some Windows editors) is not part of the text.
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  if (text.empty()) throw ConfigError(file, 0, "", "the file is empty");
   if (const int bad = first_non_utf8_line(text))
     throw ConfigError(file, bad, "", "the line holds bytes that are not UTF-8 text");
   if (text.find('\0') != std::string_view::npos) {
