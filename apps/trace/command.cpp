@@ -99,7 +99,7 @@ Parsed parse_command(int argc, char** argv) {
       "imperfection", po::value<std::string>(&imperfection),
       "imperfection sensitivity: NAME=START:STOP:COUNT, amplitudes of the [parameters] entry NAME (geometric "
       "spacing, START > 0); the first critical point at NAME = 0 and at each amplitude, and the fit "
-      "1 - lambda_max/lambda_cr = c NAME^beta: DIR/imperfection.csv, DIR/imperfection.json");
+      "1 - lambda_max/lambda_cr = c NAME^beta: DIR/imperfection.csv, DIR/imperfection.json (not with --sweep)");
   po::options_description hidden;
   hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
   po::options_description all;
@@ -137,6 +137,14 @@ Parsed parse_command(int argc, char** argv) {
   if (!switch_at.empty()) overrides.push_back("branches.at=" + switch_at);
   if (!from.empty()) overrides.push_back("branches.from=" + from);
   if (!follow.empty()) overrides.push_back("design.follow=" + follow);
+  if (vm.count("out") && out.empty()) {
+    fmt::print(stderr, "trace: --out needs a directory name (it was empty)\n{}\n", kUsage);
+    return {std::nullopt, kExitBadInput};
+  }
+  if (!sweep.empty() && !imperfection.empty()) {
+    fmt::print(stderr, "trace: --sweep and --imperfection are two studies: run them one at a time\n{}\n", kUsage);
+    return {std::nullopt, kExitBadInput};
+  }
   const fs::path out_dir = out.empty() ? fs::path("results") / fs::path(cfg).stem() : fs::path(out);
   if (vm.count("jobs") && (jobs < 1 || sweep.empty())) {
     fmt::print(stderr, "trace: --jobs takes a number >= 1 and goes with --sweep\n{}\n", kUsage);

@@ -60,6 +60,15 @@ for s in "H=0.3:0.9:4" "h=0.3:0.9" "h=1:2:0" "h=-1:1:3:log"; do
   [ -e "$work/b" ] && die "--sweep $s wrote $work/b"
 done
 "$trace" "$cfg" --out "$work/b" --jobs 0 --sweep h=1:2:2 > /dev/null 2>&1; [ $? -eq 2 ] || die "--jobs 0 accepted"
+# Two studies at once, and an empty --out, are refused (before, --imperfection was
+# ignored, and --out '' wrote to results/<stem>).
+"$trace" "$cfg" --out "$work/b" --sweep h=1:2:2 --imperfection h=1e-3:1e-2:2 > "$work/b.log" 2>&1
+[ $? -eq 2 ] || die "--sweep with --imperfection accepted: $(cat "$work/b.log")"
+grep -q "one at a time" "$work/b.log" || die "--sweep with --imperfection: $(cat "$work/b.log")"
+[ -e "$work/b" ] && die "--sweep with --imperfection wrote $work/b"
+(cd "$work" && "$trace" "$cfg" --out '' > "$work/e.log" 2>&1); [ $? -eq 2 ] || die "--out '' accepted: $(cat "$work/e.log")"
+grep -q "needs a directory name" "$work/e.log" || die "--out '': $(cat "$work/e.log")"
+[ -e "$work/results" ] && die "--out '' wrote $work/results"
 # A parameter override from the command line reaches the model.
 "$trace" "$cfg" --out "$work/o" parameters.h=0.6 --quiet > "$work/o.log" 2>&1 || die "override: $(cat "$work/o.log")"
 grep -q 'LP1   limit  *0.05241957580' "$work/o.log" || die "parameters.h=0.6 not applied"

@@ -611,6 +611,9 @@ void Builder::read_design(Spec& s) {
   critical::CurveOptions& o = d.curve;
   if (auto v = c_.real("design.mu_min")) o.mu_min = *v;
   if (auto v = c_.real("design.mu_max")) o.mu_max = *v;
+  if (o.mu_min >= o.mu_max)
+    c_.fail(c_.find("design.mu_max"), "design.mu_max", "mu_max must exceed mu_min (a curve would end at its first step)",
+            "(design.mu_min, inf)");
   o.step = *c_.real("design.step");
   o.max_points = static_cast<int>(*c_.integer("design.max_points"));
   // A curve may grow its step to four first steps (and never below the default bound).

@@ -209,15 +209,16 @@ void write_mode(const fs::path& dir, const core::Problem& problem, const critica
   std::error_code ec;
   fs::create_directories(dir / "modes", ec);
   if (ec) throw OutputError((dir / "modes").string() + ": cannot create: " + ec.message());
-  const fs::path file = dir / "modes" / (cp.id + ".csv");
-  std::FILE* out = std::fopen(file.string().c_str(), "w");
-  if (!out) throw OutputError(file.string() + ": cannot write: " + std::strerror(errno));
-  // The mode scaled to max |phi_j| = 1.
+  // The mode scaled to max |phi_j| = 1; written whole (temporary file, then
+  // rename), so that a killed run leaves no half-written mode.
   const double m = cp.phi.cwiseAbs().maxCoeff();
-  int rc = std::fprintf(out, "equation,dof,phi\n");
-  for (int i = 0; i < cp.phi.size() && rc >= 0; ++i)
-    rc = std::fprintf(out, "%d,%s,%.17g\n", i, problem.dof_name(i).c_str(), m > 0 ? cp.phi[i] / m : 0.0);
-  if (std::fclose(out) != 0 || rc < 0) throw OutputError(file.string() + ": write failed");
+  std::string text = "equation,dof,phi\n";
+  char value[40];
+  for (int i = 0; i < cp.phi.size(); ++i) {
+    std::snprintf(value, sizeof value, "%.17g", m > 0 ? cp.phi[i] / m : 0.0);
+    text += std::to_string(i) + "," + problem.dof_name(i) + "," + value + "\n";
+  }
+  write_file_atomically(dir / "modes" / (cp.id + ".csv"), text);
 }
 
 }  // namespace senda::output
