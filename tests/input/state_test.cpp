@@ -56,4 +56,28 @@ TEST_CASE("branches.from: restart at a saved bifurcation point without retracing
     CHECK_THROWS_WITH(input::load(vm, {"branches.from=" + state.string()}),
                       Catch::Contains("branches.from") && Catch::Contains("another model"));
   }
+  SECTION("a state whose numbers cannot start a branch is refused like input") {
+    std::stringstream text;
+    text << std::ifstream(state).rdbuf();
+    const std::string good = text.str();
+    auto refused = [&](const std::string& from, const std::string& to, const std::string& why) {
+      const std::size_t at = good.find(from);
+      REQUIRE(at != std::string::npos);
+      std::string bad = good;
+      bad.replace(at, from.size(), to);
+      const fs::path f = base / "bad-state.json";
+      std::ofstream(f) << bad;
+      INFO(from << " -> " << to);
+      CHECK_THROWS_WITH(input::load(cfg, {"branches.from=" + f.string()}),
+                        Catch::Contains("branches.from") && Catch::Contains(why));
+    };
+    const std::size_t step = good.find("\"initial_step\":");
+    REQUIRE(step != std::string::npos);
+    refused(good.substr(step, good.find_first_of(",}", step) - step), "\"initial_step\":0", "initial_step");
+    const std::size_t w = good.find("\"w\":[");
+    REQUIRE(w != std::string::npos);
+    refused(good.substr(w, good.find_first_of(",]", w) - w), "\"w\":[0.0", "scaling.w[0]");
+    // Not a regular file (a directory stands for a FIFO or a device).
+    CHECK_THROWS_WITH(input::load(cfg, {"branches.from=" + base.string()}), Catch::Contains("not a regular file"));
+  }
 }

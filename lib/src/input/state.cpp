@@ -1,6 +1,10 @@
 #include "senda/input/state.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <system_error>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -28,6 +32,15 @@ Vector to_vector(const json& j, std::size_t n, const std::string& file, const ch
 
 analysis::SavedState read_state(const fs::path& file, int unknowns) {
   const std::string name = file.string();
+  // Read like the .cfg: a regular file of bounded size (a FIFO or /dev/zero is refused, not read).
+  std::error_code ec;
+  const fs::file_status st = fs::status(file, ec);
+  if (ec || !fs::exists(st)) throw ConfigError(name, 0, "branches.from", "no such saved state");
+  if (!fs::is_regular_file(st)) throw ConfigError(name, 0, "branches.from", "the saved state is not a regular file");
+  // A state holds a few vectors of n reals (17 digits each): bound it by that, generously.
+  const std::uintmax_t bound = 4096u + 64u * 8u * static_cast<std::uintmax_t>(std::max(unknowns, 1));
+  if (fs::file_size(file, ec) > bound || ec)
+    throw ConfigError(name, 0, "branches.from", "the saved state is larger than a state of this model can be");
   std::ifstream in(file);
   if (!in) throw ConfigError(name, 0, "branches.from", "cannot open the saved state");
   json j;
@@ -80,6 +93,19 @@ analysis::SavedState read_state(const fs::path& file, int unknowns) {
     if (!cp.abe || !cp.abe->valid)
       throw ConfigError(name, 0, "branches.from",
                         cp.id + " has no valid bifurcation equation: branches start only at simple bifurcation points");
+    // What the branches are started from must be usable: a positive first step,
+    // positive scales, finite numbers, two tangents.
+    if (!std::isfinite(s.initial_step) || !(s.initial_step > 0.0))
+      throw ConfigError(name, 0, "branches.from", "initial_step must be a positive number (the first step on a branch)");
+    if (!std::isfinite(s.scaling.psi) || s.scaling.psi < 0.0)
+      throw ConfigError(name, 0, "branches.from", "scaling.psi must be a finite number >= 0");
+    for (int i = 0; i < s.scaling.w.size(); ++i)
+      if (!std::isfinite(s.scaling.w[i]) || !(s.scaling.w[i] > 0.0))
+        throw ConfigError(name, 0, "branches.from", "scaling.w[" + std::to_string(i) + "] must be a positive number");
+    if (j["abe"].at("tangents").size() != 2)
+      throw ConfigError(name, 0, "branches.from", "abe.tangents must hold the two branch tangents");
+    if (!std::isfinite(cp.lambda) || !cp.q.allFinite() || !cp.phi.allFinite() || !cp.v.allFinite())
+      throw ConfigError(name, 0, "branches.from", "lambda, q, phi and v must be finite numbers");
     return s;
   } catch (const ConfigError&) {
     throw;
