@@ -1,11 +1,15 @@
 // The model builder: catalogue problems build, inconsistent models are refused
 // at the line that causes it.
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "senda/input/builder.hpp"
 
 using namespace senda::input;
+namespace fs = std::filesystem;
+namespace input = senda::input;
 
 namespace {
 const std::string kSource = SENDA_SOURCE_DIR;
@@ -106,4 +110,26 @@ TEST_CASE("builder: inconsistent models name the line", "[input][builder][errors
   SECTION("Z missing in 3D") {
     CHECK_THAT(error_of("[model]\ndim = 3\nnode = 1 0 0\n"), Catch::Contains("b.cfg:3: key 'model.node': Z is required in a 3D model"));
   }
+}
+
+TEST_CASE("builder: a mode file (model.imperfection) is read with every number checked", "[input][builder][errors]") {
+  const fs::path dir = fs::temp_directory_path() / "senda_builder_mode_test";
+  fs::create_directories(dir);
+  const std::string model =
+      "[model]\nnode = 1 -1 0\nnode = 2 0 2\nnode = 3 1 0\ntruss = 1 1 2 1\ntruss = 2 2 3 1\n"
+      "fix = 1 all\nfix = 3 all\nload = 2 uy -1\n";
+  auto build_with = [&](const std::string& rows) {
+    const fs::path f = dir / "mode.csv";
+    std::ofstream(f) << "equation,dof,phi\n" << rows;
+    return input::build(input::Config::parse(model + "imperfection = " + f.string() + " 0.001\n", "m.cfg"));
+  };
+  // A good file moves the apex by AMPLITUDE × φ.
+  const input::Spec s = build_with("0,node 2 ux,1\n1,node 2 uy,0\n");
+  CHECK(s.model->node_position(1).x() == Approx(0.001).margin(1e-15));
+  // Trailing text after the number was read as the number (strtod), now refused.
+  CHECK_THROWS_WITH(build_with("0,node 2 ux,1x\n"), Catch::Contains("row 1") && Catch::Contains("finite number"));
+  // A node id beyond int wrapped onto an existing node, now refused.
+  CHECK_THROWS_WITH(build_with("0,node 4294967298 ux,1\n"), Catch::Contains("row 1"));
+  CHECK_THROWS_WITH(build_with("0,node 2 ux,nan\n"), Catch::Contains("row 1"));
+  fs::remove_all(dir);
 }

@@ -1,12 +1,14 @@
 #include "senda/input/builder.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <set>
+#include <system_error>
 
 #include <fmt/core.h>
 
@@ -173,6 +175,15 @@ std::map<std::pair<int, int>, double> Builder::read_imperfection() const {
   const Fields& f = recs.front();
   f.require(2, 2);
   const double amplitude = f.real(1, "AMPLITUDE");
+  // Read like the .cfg: a regular file of bounded size (a FIFO or /dev/zero is
+  // refused, not read); every row's node id and value checked.
+  {
+    std::error_code ec;
+    const fs::file_status st = fs::status(f[0], ec);
+    if (ec || !fs::exists(st)) f.fail("cannot read the mode file '" + f[0] + "': no such file", "a modes/<id>.csv written by trace");
+    if (!fs::is_regular_file(st)) f.fail("the mode file '" + f[0] + "' is not a regular file", "a modes/<id>.csv written by trace");
+    if (fs::file_size(f[0], ec) > 64u * 1024u * 1024u || ec) f.fail("the mode file '" + f[0] + "' is larger than 64 MiB");
+  }
   std::ifstream in(f[0]);
   if (!in) f.fail("cannot read the mode file '" + f[0] + "'", "a modes/<id>.csv written by trace");
   std::string line;
@@ -187,12 +198,18 @@ std::map<std::pair<int, int>, double> Builder::read_imperfection() const {
     if (dof.size() != 3 || dof[0] != "node") continue;  // "node 3 rz (member 2)": a hinge slot
     const std::optional<Component> c = component_from(dof[2]);
     if (!c || *c == Component::Rz) continue;
-    char* end = nullptr;
-    const long id = std::strtol(dof[1].c_str(), &end, 10);
-    const double phi = std::strtod(line.c_str() + b + 1, nullptr);
-    if (*end != '\0' || !std::isfinite(phi))
-      f.fail("'" + f[0] + "' row " + std::to_string(row) + ": cannot read '" + line + "'");
-    offset[{static_cast<int>(id), static_cast<int>(*c)}] = amplitude * phi;
+    // The whole field must be the number: no trailing text, no id beyond int.
+    int id = 0;
+    double phi = 0.0;
+    const std::string& id_text = dof[1];
+    const std::string phi_text = line.substr(b + 1);
+    const auto ri = std::from_chars(id_text.data(), id_text.data() + id_text.size(), id);
+    const auto rp = std::from_chars(phi_text.data(), phi_text.data() + phi_text.size(), phi);
+    if (ri.ec != std::errc() || ri.ptr != id_text.data() + id_text.size() || rp.ec != std::errc() ||
+        rp.ptr != phi_text.data() + phi_text.size() || !std::isfinite(phi))
+      f.fail("'" + f[0] + "' row " + std::to_string(row) + ": cannot read '" + line +
+             "' (a node id and a finite number expected)");
+    offset[{id, static_cast<int>(*c)}] = amplitude * phi;
   }
   std::set<std::string> node_ids;
   for (const Fields& n : records("model.node"))
