@@ -31,6 +31,7 @@ const std::map<std::string, Getter>& fields() {
   static const std::map<std::string, Getter> m = {
       {"model.beam_formulation",
        [](auto&, auto&) { return std::string(model::to_string(model::BeamFormulation::SimoReissner)); }},
+      {"model.max_elements", [](auto&, auto&) { return num(static_cast<double>(input::kDefaultMaxElements)); }},
       {"continuation.constraint", [](auto& o, auto&) { return std::string(continuation::to_string(o.explorer.path.constraint)); }},
       {"continuation.initial_step", [](auto& o, auto&) { return num(o.explorer.path.initial_load_increment); }},
       {"continuation.min_step_ratio", [](auto& o, auto&) { return num(o.explorer.path.min_step_ratio); }},

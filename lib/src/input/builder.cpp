@@ -298,6 +298,8 @@ void Builder::read_elements() {
   // long: a user id may be 2147483647 (the largest int), and so may id + N − 1.
   long next_node_id = nodes_.empty() ? 1 : nodes_.rbegin()->first + 1L;
   std::vector<Member> members;  // beam members in input order, meshed after the hinges are read
+  const long max_elements = *c_.integer("model.max_elements");
+  long elements = static_cast<long>(records("model.truss").size() + records("model.spring").size());
   for (const Fields& f : records("model.beam")) {
     f.require(6, 7);
     if (dim_ != 2) f.fail("beam elements are plane (2D): use dim = 2");
@@ -315,6 +317,11 @@ void Builder::read_elements() {
       if (v < 1 || v > 100000) f.fail("N: the number of elements must be in [1, 100000], found " + f[6], "[1, 100000]");
       n = static_cast<int>(v);
     }
+    elements += n;
+    if (elements > max_elements)
+      f.fail("N: with this member the model has " + std::to_string(elements) + " elements, more than model.max_elements = " +
+                 std::to_string(max_elements) + " (raise model.max_elements for a larger model)",
+             "at most model.max_elements elements in all");
     if (id + (n - 1L) > 2147483647L)
       f.fail("N: element ids " + std::to_string(id) + " … " + std::to_string(id + (n - 1L)) + " of this member exceed " +
                  kIdRange,

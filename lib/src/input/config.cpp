@@ -39,6 +39,8 @@ const std::vector<OptionSpec>& option_table() {
        "plane geometrically exact beam member (2D; dofs ux uy rz), meshed into N elements (default 1)"},
       {"model.beam_formulation", T::Choice, "simo-reissner", "simo-reissner|corotational", false,
        "element of every beam member: Simo-Reissner (shear-flexible) or co-rotational Euler-Bernoulli (GAS unused)"},
+      {"model.max_elements", T::Integer, "2000000", "[1, 2000000000]", false,
+       "largest number of elements the model may have, beam members' N included (a bound on memory, raise it for a large model)"},
       {"model.imperfection", T::Record, nullptr, "MODE_FILE AMPLITUDE", false,
        "geometric imperfection: every node moved by AMPLITUDE times a mode (a modes/<id>.csv of an earlier run, "
        "translations only); AMPLITUDE may be ${eps}"},

@@ -26,6 +26,11 @@ struct TrackedDof {
   std::string column;  // "u_3_uy"
 };
 
+// model.max_elements: the most elements a model may have (trusses, springs and
+// every element of the meshed beam members), checked before anything is meshed, so
+// that a short file cannot ask for more memory than the machine has.
+inline constexpr long kDefaultMaxElements = 2000000;
+
 // What the [output] keys plot, vtk and drawings ask the application to write
 // (the output layer's options; input and output do not know each other).
 struct OutputRequest {
