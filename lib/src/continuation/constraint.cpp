@@ -79,15 +79,17 @@ class QuadraticConstraint final : public Constraint {
     // also the two sums that give the alignment of the new increment with Δq.
     const Vector& w = f.scaling->w;
     const double p2 = psi2(f);
+    const Vector* s = f.secant_q;
     double bb = 0, ub = 0, uu = 0, ud = 0, bd = 0;
     for (Eigen::Index i = 0; i < w.size(); ++i) {
       const double w2 = w[i] * w[i];
       const double u = dq[i] + a[i];
+      const double d = s ? (*s)[i] : dq[i];  // the direction the root is measured against
       bb += w2 * b[i] * b[i];
       ub += w2 * u * b[i];
       uu += w2 * u * u;
-      ud += w2 * u * dq[i];
-      bd += w2 * b[i] * dq[i];
+      ud += w2 * u * d;
+      bd += w2 * b[i] * d;
     }
     const double a1 = bb + p2;
     const double a2 = 2.0 * (ub + p2 * dl);
@@ -100,10 +102,16 @@ class QuadraticConstraint final : public Constraint {
     const double qq = -0.5 * (a2 + std::copysign(sq, a2));
     double r1 = qq / a1;
     double r2 = qq != 0.0 ? a3 / qq : r1;
-    // The root whose new increment is closest in direction to the current one:
-    // (Δq + a + δλ b, Δλ + δλ) · (Δq, Δλ) in the scaled inner product.
+    // Eq. (2.7a): the root whose new increment (Δq + a + δλ b, Δλ + δλ) is closest in
+    // direction to the previous step's secant (Crisfield's criterion: the path goes
+    // on the way it came; both new increments have the same length Δs, so the larger
+    // inner product is the smaller angle). Measured against the current increment
+    // (Δq, Δλ) instead, the choice can follow a corrector that has turned back, and
+    // the step returns to the point before (issue 19, the 215° arch). With no
+    // previous step (the first one) the current increment, the predictor.
     const double psi_sq = f.scaling->psi * f.scaling->psi;
-    auto alignment = [&](double dlam) { return ud + dlam * bd + psi_sq * (dl + dlam) * dl; };
+    const double dl_ref = s ? f.secant_l : dl;
+    auto alignment = [&](double dlam) { return ud + dlam * bd + psi_sq * (dl + dlam) * dl_ref; };
     return alignment(r1) >= alignment(r2) ? r1 : r2;
   }
   std::optional<double> predictor_length(const StepFrame& f) const override {
@@ -190,9 +198,15 @@ class DisplacementControl final : public Constraint {
       throw std::logic_error("displacement control needs a valid control degree of freedom");
     return f.control_dof;
   }
+  // σ: the direction of the whole path (StepFrame::control_sign), not the sign of
+  // this step's tangent, which turns with λ past a fold and would send the
+  // controlled dof back the way it came (issue 19).
+  static double sigma(const StepFrame& f) {
+    return f.control_sign != 0 ? static_cast<double>(f.control_sign) : std::copysign(1.0, f.tq[dof(f)]);
+  }
   double value(const StepFrame& f, const Vector& dq, double) const override {
     const int j = dof(f);
-    return f.scaling->w[j] * dq[j] - std::copysign(f.ds, f.tq[j]);
+    return f.scaling->w[j] * dq[j] - sigma(f) * f.ds;
   }
   void gradient(const StepFrame& f, const Vector& dq, double, Vector& c_q, double& c_l) const override {
     c_q = Vector::Zero(dq.size());
@@ -207,12 +221,12 @@ class DisplacementControl final : public Constraint {
     if (den == 0.0 || !std::isfinite(den)) return std::nullopt;
     return -(value(f, dq, dl) + f.scaling->w[j] * a[j]) / den;
   }
-  // w_j α t_q,j = sign(t_q,j) Δs.
+  // w_j α t_q,j = σ Δs (α > 0: the follower orients t so that σ t_q,j > 0).
   std::optional<double> predictor_length(const StepFrame& f) const override {
     const int j = dof(f);
     const double den = f.scaling->w[j] * f.tq[j];
     if (den == 0.0 || !std::isfinite(den)) return std::nullopt;
-    const double alpha = std::copysign(f.ds, f.tq[j]) / den;
+    const double alpha = sigma(f) * f.ds / den;
     if (!(alpha > 0.0)) return std::nullopt;
     return alpha;
   }

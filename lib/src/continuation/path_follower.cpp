@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <vector>
 
@@ -21,6 +22,21 @@ const char* to_string(Termination t) {
 }
 
 namespace {
+// Displacement control: the smallest |w_j t_q,j| (share of the controlled dof in the
+// unit tangent) at the start; round-off of a dof that does not move is ~1e-16.
+constexpr double kMinControlShare = 1e-8;
+// A failed displacement-controlled path whose control dof's share of the tangent
+// fell below this fraction of its share at the start ended at a turning point of
+// the controlled displacement, not at a numerical failure.
+constexpr double kTurningShareFraction = 1e-2;
+// Acceptance of a step (eq. 2.11): the secant of an arc-length step makes an angle
+// below 60° with the tangent it was predicted along.
+constexpr double kMinTangentCosine = 0.5;
+std::string format_number(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3g", x);
+  return b;
+}
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 bool finite(const Vector& v) { return v.allFinite(); }
@@ -230,10 +246,28 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
     finish(Termination::Diverged, "the load does not move the structure (zero tangent)");
     return false;
   }
+  if (options_.constraint == ConstraintKind::DisplacementControl) {
+    // Displacement control prescribes w_j Δq_j = σ Δs (eq. 2.5). A dof the load does
+    // not move (zero by symmetry: the apex rotation of a symmetric frame) leaves
+    // K b = r with b_j = 0 and the corrector's δλ = −(c + w_j a_j)/(w_j b_j) a
+    // quotient of round-off: refused, by name, before the first step.
+    const int j = options_.control_dof;
+    const double share = std::abs(scaling_.w[j] * tq_[j]);  // |w_j t_q,j| ≤ 1
+    if (!(share > kMinControlShare)) {
+      finish(Termination::Diverged,
+             "displacement control: " + problem_.dof_name(j) +
+                 " does not move along the initial tangent (its share of the unit tangent is " +
+                 format_number(share) + "); control a dof the load moves, or use an arc-length constraint");
+      return false;
+    }
+    control_sign_ = tq_[j] > 0.0 ? 1 : -1;
+    control_share0_ = share;
+  }
   ds0_ = std::abs(options_.initial_load_increment) * scaling_.norm(v, 1.0);
   ds_ = ds0_;
   ds_min_ = options_.min_step_ratio * ds0_;
   ds_max_ = options_.max_step_ratio * ds0_;
+  has_secant_ = false;
   current_ = PathPoint{};
   current_.q = q;
   current_.lambda = lambda0;
@@ -280,6 +314,13 @@ bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& t
   ds_max_ = options_.max_step_ratio * ds0_;
   first_step_constraint_ = make_constraint(ConstraintKind::PseudoArclength);
   skip_crossing_ = true;
+  has_secant_ = false;
+  // Displacement control on a branch: σ is the sign of the controlled dof's change in
+  // the first (pseudo-arclength) step, fixed after it (advance()). The branch tangent
+  // itself may hold no information on it: along the secondary branch of a pitchfork
+  // the controlled dof moves only to second order.
+  control_sign_ = 0;
+  control_share0_ = 0.0;
   eval_residual(q0, lambda0, g);
   current_ = PathPoint{};
   current_.q = q0;
@@ -309,23 +350,34 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
   const Vector& w = scaling_.w;
   const double psi2 = scaling_.psi * scaling_.psi;
   double increment = INFINITY, previous_increment = INFINITY, term_scale = 0.0, force_terms = -1.0;
+  // The scales of the tests (eq. 2.9 and the increment floor 64 eps ‖y‖) are those of
+  // the iterate, but never more than twice those of the step's first iterate (the
+  // predictor, Δs from the last converged point): an iterate that runs away (λ =
+  // 1e167) has a force scale ‖r‖|λ| and a floor that grow with it, and passed both
+  // tests (issue 19, displacement control on a dof the load does not move). A
+  // converged step stays well inside the bound, so its tests are unchanged.
+  double load_scale0 = 0.0, size0 = 0.0;
   for (int it = 0;; ++it) {
     eval_residual(q, lambda, g);
     residual = g.norm();  // not finite when g is not (or, for a finite g, overflows)
-    if (!std::isfinite(residual) && !finite(g)) {
+    if (!std::isfinite(residual)) {
       why = "residual not finite";
       return false;
     }
     load_vector(q, lambda, r);
-    const double scale =
-        std::max({residual_scale(lambda), r.norm() * std::max(1.0, std::abs(lambda)), term_scale});
+    const double load_scale = std::max(residual_scale(lambda), r.norm() * std::max(1.0, std::abs(lambda)));
+    const double size = scaling_.norm(q, lambda);
+    if (it == 0) {
+      load_scale0 = load_scale;
+      size0 = size;
+    }
+    const double scale = std::max(std::min(load_scale, 2.0 * load_scale0), term_scale);
+    const double size_floor = 64.0 * std::numeric_limits<double>::epsilon() * std::min(size, 2.0 * size0);
     // The increment test, or, once the residual test holds and the increment is
     // below 1e-6 Δs but no longer decreasing, the round-off floor of Newton (steps of
     // 1e-5 on a stiff structure: the increments stagnate at eps-level noise).
-    // Evaluated only when the residual test holds (‖q‖_W is one more pass over n).
     const auto small_increment = [&] {
-      return increment <= std::max(options_.increment_tolerance * frame.ds,
-                                   64.0 * std::numeric_limits<double>::epsilon() * scaling_.norm(q, lambda)) ||
+      return increment <= std::max(options_.increment_tolerance * frame.ds, size_floor) ||
              (increment <= 1e-6 * frame.ds && increment >= 0.5 * previous_increment);
     };
     if (it > 0 && residual <= options_.residual_tolerance * scale && small_increment()) {
@@ -376,6 +428,54 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
   }
 }
 
+bool PathFollower::stays_on_branch(const Constraint& constraint, double secant_l, std::string& why) const {
+  // Eq. (2.11), for the arc-length constraints (displacement and load control fix
+  // the sign of Δq_j or Δλ themselves). The corrector converged; did it stay on the
+  // branch the predictor left, going the same way?
+  const ConstraintKind k = constraint.kind();
+  const bool arc_length =
+      k == ConstraintKind::Spherical || k == ConstraintKind::Cylindrical || k == ConstraintKind::PseudoArclength;
+  if (arc_length) {
+    // (a) The secant stays within 60° of the tangent it was predicted along (on a
+    // smooth branch the angle is about κΔs/2, and a shorter step reduces it); a
+    // corrector that converged far from its predictor has left the branch.
+    const double c = scaling_.dot(new_secant_q_, secant_l, tq_, tl_);
+    const double nn = scaling_.norm(new_secant_q_, secant_l) * scaling_.norm(tq_, tl_);
+    if (nn > 0.0 && c < kMinTangentCosine * nn) {
+      why = "the step left the branch (its secant makes " +
+            format_number(std::acos(std::clamp(c / nn, -1.0, 1.0)) * 180.0 / M_PI) + " degrees with the tangent)";
+      return false;
+    }
+  }
+  // (b) The secant must not turn back, an angle of more than 90° with the previous
+  // secant: a step that returns to the point two steps back has −1 there (issue 19,
+  // the 215° arch under cylindrical steps).
+  if (has_secant_ && arc_length) {
+    const double c = scaling_.dot(new_secant_q_, secant_l, secant_q_, secant_l_);
+    const double nn = scaling_.norm(new_secant_q_, secant_l) * scaling_.norm(secant_q_, secant_l_);
+    if (nn > 0.0 && c < 0.0) {
+      why = "the step turned back (its secant makes " + format_number(std::acos(std::clamp(c / nn, -1.0, 1.0)) * 180.0 / M_PI) +
+            " degrees with the previous one)";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool PathFollower::control_at_turning_point() const {
+  const int j = options_.control_dof;
+  if (j < 0 || control_share0_ <= 0.0) return false;
+  return std::abs(scaling_.w[j] * tq_[j]) < kTurningShareFraction * control_share0_;
+}
+
+std::string PathFollower::control_turning_message() const {
+  const int j = options_.control_dof;
+  return "displacement control: " + problem_.dof_name(j) + " reaches a turning point near lambda = " +
+         format_number(current_.lambda) + " (its share of the path's tangent fell from " + format_number(control_share0_) +
+         " to " + format_number(std::abs(scaling_.w[j] * tq_[j])) +
+         "); displacement control cannot pass it, use an arc-length constraint";
+}
+
 bool PathFollower::advance() {
   if (done()) return false;
   crossing_.reset();
@@ -387,11 +487,17 @@ bool PathFollower::advance() {
     frame.tq = tq_;
     frame.tl = tl_;
     frame.control_dof = options_.control_dof;
+    frame.control_sign = control_sign_;
+    frame.secant_q = has_secant_ ? &secant_q_ : nullptr;
+    frame.secant_l = secant_l_;
     const Constraint& constraint = first_step_constraint_ ? *first_step_constraint_ : *constraint_;
     const std::optional<double> alpha = constraint.predictor_length(frame);
     if (!alpha || !std::isfinite(*alpha)) {
-      finish(Termination::Diverged, std::string("the ") + to_string(options_.constraint) +
-                                        " constraint cannot be satisfied along the tangent (a limit point?)");
+      if (constraint.kind() == ConstraintKind::DisplacementControl)
+        finish(Termination::Diverged, control_turning_message());
+      else
+        finish(Termination::Diverged, std::string("the ") + to_string(options_.constraint) +
+                                          " constraint cannot be satisfied along the tangent (a limit point?)");
       return false;
     }
     // The trial point reuses the storage of the point two steps back (see below).
@@ -402,29 +508,58 @@ bool PathFollower::advance() {
     double residual = 0.0;
     std::string why;
     bool ok = correct(constraint, q, lambda, frame, current_.q, current_.lambda, iterations, residual, why);
+    const double secant_l = lambda - current_.lambda;
+    if (ok) {
+      new_secant_q_ = q - current_.q;
+      ok = stays_on_branch(constraint, secant_l, why);
+    }
     if (ok && !assemble_and_factor(*work_, q, lambda)) {
       ok = false;
       why = singular_message(*work_) + " at the new point";
     }
     if (ok) {
       std::swap(work_, point_);
-      secant_q_ = q - current_.q;
-      const double secant_l = lambda - current_.lambda;
-      if (!tangent_at(q, lambda, &secant_q_, secant_l)) {
+      if (!tangent_at(q, lambda, &new_secant_q_, secant_l)) {  // leaves t unchanged
         std::swap(work_, point_);
         ok = false;
         why = "tangent not finite at the new point";
+      } else if (control_sign_ != 0 && control_sign_ * tq_[options_.control_dof] < 0.0) {
+        // Displacement control: the path goes on in the direction it started in
+        // (σ of eq. 2.5), whatever the secant says; the secant includes Δλ, which
+        // turns at a fold in λ, and oriented by it the controlled dof went back and
+        // forth (issue 19: three displacements in a cycle for 400 steps).
+        tq_ = -tq_;
+        tl_ = -tl_;
       }
     }
     if (!ok) {
       ++stats_.failed_steps;
       ds_ *= 0.5;
       if (ds_ < ds_min_) {
-        finish(Termination::StepTooSmall, "step length below its minimum after: " + why);
+        if (constraint.kind() == ConstraintKind::DisplacementControl && control_at_turning_point())
+          finish(Termination::StepTooSmall, control_turning_message() + "; the last attempt: " + why);
+        else
+          finish(Termination::StepTooSmall, "step length below its minimum after: " + why);
         return false;
       }
       continue;
     }
+    secant_q_.swap(new_secant_q_);
+    secant_l_ = secant_l;
+    if (options_.constraint == ConstraintKind::DisplacementControl && control_sign_ == 0 &&
+        secant_q_[options_.control_dof] != 0.0) {
+      const int j = options_.control_dof;
+      control_sign_ = secant_q_[j] > 0.0 ? 1 : -1;
+      if (control_sign_ * tq_[j] < 0.0) {
+        tq_ = -tq_;
+        tl_ = -tl_;
+      }
+      control_share0_ = std::abs(scaling_.w[j] * tq_[j]);
+    }
+    // The secant of the first step of a branch (start_along: a pseudo-arclength step
+    // from a singular point along a branch tangent) is not used: the next step's
+    // root is chosen against its own predictor, as before.
+    has_secant_ = !first_step_constraint_;
     // previous_ ← current_, current_ ← the new point; the q storage of the old
     // previous_ becomes the next trial point's (n may be 10⁶: no allocation per step).
     PathPoint next;

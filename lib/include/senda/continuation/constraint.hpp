@@ -11,12 +11,16 @@
 //   cylindrical       ‖w⊙Δq‖² − Δs² = 0                                 (eq. 2.2)
 //   pseudo-arclength  (w⊙t_q)·(w⊙Δq) + ψ² t_λ Δλ − Δs = 0               (eq. 2.3)
 //   load control      ψ Δλ − σ Δs = 0,       σ = sign(t_λ)              (eq. 2.4)
-//   displacement      w_j Δq_j − σ Δs = 0,   σ = sign(t_q,j)            (eq. 2.5)
+//   displacement      w_j Δq_j − σ Δs = 0,   σ = StepFrame::control_sign  (eq. 2.5)
+//                     (fixed for the whole path: the direction the path started in;
+//                     0 in a frame built by hand means σ = sign(t_q,j))
 //
 // The corrector writes the Newton update as δq = a + δλ b (K a = −g, K b = r, eq. 2.7)
-// and asks the constraint for δλ: the linearised constraint in general, the root
-// of the quadratic closest to the current increment for the spherical and
-// cylindrical ones (Crisfield), none when those roots are complex.
+// and asks the constraint for δλ: the linearised constraint in general, for the
+// spherical and cylindrical ones the root of the quadratic whose increment makes
+// the smaller angle with the previous step's secant (Crisfield's criterion, eq.
+// 2.7a; with the current increment when there is no previous step), none when
+// those roots are complex.
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +47,11 @@ struct StepFrame {
   Vector tq;  // unit tangent at the step's start point
   double tl = 0.0;
   int control_dof = -1;  // displacement control only
+  int control_sign = 0;  // displacement control: σ of eq. (2.5), ±1; 0: sign(t_q,j)
+  // The secant (Δq, Δλ) of the previous accepted step, for the root choice of the
+  // quadratic constraints (eq. 2.7a); null at the first step of a path.
+  const Vector* secant_q = nullptr;
+  double secant_l = 0.0;
 };
 
 class Constraint {

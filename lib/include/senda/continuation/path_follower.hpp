@@ -7,6 +7,8 @@
 //   t = (v, 1)/‖(v,1)‖  tangent (scaled norm), oriented along the last secant   (eq. 2.6)
 //   a = −K⁻¹g, b = K⁻¹r the two bordered solves of each Newton iteration       (eq. 2.7)
 //   Δs_{k+1} = Δs_k (N_target/N_k)^{1/2}, clamped                              (eq. 2.8)
+//   cos∠(Δy, t) ≥ ½, cos∠(Δy, Δy_last) ≥ 0: the step stayed on its branch      (eq. 2.11)
+//   σ = control_sign_, fixed at the start: displacement control is monotone     (eq. 2.5)
 //
 // The follower is driven one step at a time (start(), then advance() until done())
 // so that callers can act between steps: write results, locate a critical point
@@ -149,6 +151,11 @@ class PathFollower {
   std::string singular_message(const linalg::SymmetricFactorization& f) const;
   void finish(Termination t, std::string why);
   void eval_residual(const Vector& q, double lambda, Vector& g);
+  // Eq. (2.11): the converged step (secant in new_secant_q_, secant_l) did not jump
+  // off the branch nor turn back; otherwise false with the reason.
+  bool stays_on_branch(const Constraint& constraint, double secant_l, std::string& why) const;
+  bool control_at_turning_point() const;
+  std::string control_turning_message() const;
 
   const Problem& problem_;
   Options options_;
@@ -165,7 +172,12 @@ class PathFollower {
   std::optional<Crossing> crossing_;
   Vector tq_, r_;
   Vector g_, r_work_, a_, b_, dq_;  // corrector work space
-  Vector v_, q_trial_, secant_q_;           // tangent solve, trial point, secant
+  Vector v_, q_trial_, secant_q_;           // tangent solve, trial point, secant of the last step
+  Vector new_secant_q_;                     // secant of the step being tried
+  double secant_l_ = 0.0;
+  bool has_secant_ = false;                 // secant_q_ holds the last step of this path
+  int control_sign_ = 0;                    // displacement control: σ of eq. (2.5), fixed at the start
+  double control_share0_ = 0.0;             // |w_j t_q,j| at the start
   StepFrame frame_;
   double tl_ = 0.0;
   double ds_ = 0.0, ds0_ = 0.0, ds_min_ = 0.0, ds_max_ = 0.0;

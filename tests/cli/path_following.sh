@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Path following must not give a silent wrong answer (issue 19, items 4-7): each
+# case is a structure of tests/continuation/cfg/ with the options that broke it.
+# usage: path_following.sh TRACE SOURCE_DIR WORK_DIR [CASE]
+#   CASE: control-refused, runaway, monotone-control, control-turning-point,
+#         no-return, no-jump (all when omitted)
+set -u
+trace=$1; src=$2; work=$3; only=${4:-}
+rm -rf "$work"; mkdir -p "$work"
+cfg="$src/tests/continuation/cfg"
+fail=0
+die() { echo "FAIL $case: $*"; fail=1; case_failed=1; }
+ok() { [ $case_failed -eq 1 ] || echo "ok $case"; case_failed=0; }
+case_failed=0
+want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
+# run NAME CFG ARGS...: exit code in $rc
+run() { local name=$1 file=$2; shift 2; "$trace" "$file" --out "$work/$name" --quiet "$@" > "$work/$name.log" 2>&1; rc=$?; }
+termination() { sed -n 's/^  "termination": "\([^"]*\)".*/\1/p' "$work/$1/summary.json"; }
+message() { sed -n 's/^  "message": "\(.*\)",$/\1/p' "$work/$1/summary.json"; }
+# column NAME HEADER: the values of one path.csv column
+column() { awk -F, -v h="$2" 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == h) c = i; next } { print $c }' "$work/$1/path.csv"; }
+# No non-finite or runaway number (|x| > 1e10: the structures here have |lambda| < 1e4
+# and displacements < 1e3) anywhere in path.csv or summary.json.
+sane() {
+  awk -F, 'NR > 1 { for (i = 1; i <= NF; ++i) { x = $i + 0; if ($i ~ /nan|inf/ || x > 1e10 || x < -1e10) { print "path.csv row " NR ": " $0; exit 1 } } }' "$work/$1/path.csv" ||
+    return 1
+  ! grep -n -i -E '(nan|inf)[,}]?$|[0-9]e\+(1[0-9]|[2-9][0-9]|[0-9]{3})' "$work/$1/summary.json" | grep -v '"lambda_m' | head -3 | grep .
+}
+
+# Item 4: a control dof the load does not move (the toggle's apex rotation, zero by
+# symmetry) is refused by name before the first step; it used to end "completed",
+# exit 0, with lambda = 1e167.
+case=control-refused
+if want $case; then
+  run $case "$cfg/williams-toggle.cfg" continuation.constraint=displacement "continuation.control=2 rz" model.beam_formulation=corotational continuation.initial_step=0.5
+  [ $rc -eq 1 ] || die "exit $rc, expected 1"
+  [ "$(termination $case)" = diverged ] || die "termination $(termination $case)"
+  message $case | grep -q 'displacement control: node 2 rz does not move along the initial tangent' || die "message: $(message $case)"
+  sane $case || die "runaway value"
+  ok
+fi
+
+# Item 4: Newton iterates that run away are not converged: Lee's frame (corotational)
+# with control = 3 ux accepted lambda = 1e186 after one iteration, exit 0. The load
+# point's ux hardly moves at first (the control is ill-posed there): the run may end
+# early (exit 1), but with finite values, and a completed run stays near the path.
+case=runaway
+if want $case; then
+  for st in 0.05 0.2 1; do
+    run $case-$st "$src/problems/lee-frame.cfg" continuation.constraint=displacement "continuation.control=3 ux" model.beam_formulation=corotational continuation.initial_step=$st
+    sane $case-$st || die "initial_step $st: runaway value (exit $rc, $(termination $case-$st))"
+    [ $rc -eq 0 ] || [ $rc -eq 1 ] || die "initial_step $st: exit $rc"
+    max=$(column $case-$st lambda | awk '{ x = $1 < 0 ? -$1 : $1; if (x > m) m = x } END { print m + 0 }')
+    [ $rc -ne 0 ] || awk -v m="$max" 'BEGIN { exit !(m < 3) }' || die "initial_step $st: exit 0 with |lambda| up to $max on a frame whose limit load is 1.86"
+  done
+  ok
+fi
+
+# Item 5: under displacement control the controlled dof moves one way; the fold in
+# lambda is passed (it used to cycle between three displacements for 400 steps).
+case=monotone-control
+if want $case; then
+  run $case "$cfg/von-mises-dc.cfg"
+  [ $rc -eq 0 ] || die "exit $rc: $(message $case)"
+  message $case | grep -q 'displacement limit reached' || die "message: $(message $case)"
+  column $case u_2_uy | awk 'NR > 1 && !($1 < prev) { print "not decreasing at row " NR ": " prev " -> " $1; bad = 1; exit } { prev = $1 } END { exit bad }' || die "u_2_uy not monotone"
+  n=$(grep -c '"id": "LP' "$work/$case/summary.json")
+  [ "$n" -eq 2 ] || die "$n limit points, expected 2 (the maximum and the minimum of lambda)"
+  sane $case || die "runaway value"
+  ok
+fi
+
+# Item 5: a true turning point of the controlled dof (Lee's frame snaps back: the
+# load point's uy turns) is reported as such, not passed by going back.
+case=control-turning-point
+if want $case; then
+  run $case "$src/problems/lee-frame.cfg" continuation.constraint=displacement "continuation.control=3 uy" continuation.initial_step=0.05
+  [ $rc -eq 1 ] || die "exit $rc, expected 1 ($(termination $case))"
+  message $case | grep -q 'displacement control: node 3 uy reaches a turning point' || die "message: $(message $case)"
+  column $case u_3_uy | awk 'NR > 1 && !($1 < prev) { print "not decreasing at row " NR; bad = 1; exit } { prev = $1 } END { exit bad }' || die "u_3_uy not monotone"
+  sane $case || die "runaway value"
+  ok
+fi
+
+# Item 6: cylindrical arc length on the 215-degree arch past its limit point: no
+# point equals the point two steps back (the path used to run backwards from there).
+case=no-return
+if want $case; then
+  for c in cylindrical spherical; do
+    run $case-$c "$cfg/dadeppo-arch.cfg" continuation.constraint=$c
+    [ $rc -eq 0 ] || die "$c: exit $rc: $(message $case-$c)"
+    awk -F, 'NR > 1 { l[NR] = $3; u[NR] = $4; if (NR > 3) { d = (l[NR] - l[NR-2]); e = (u[NR] - u[NR-2]); if (d * d < 1e-12 && e * e < 1e-12) { print "row " NR " returns to row " NR - 2; exit 1 } } }' "$work/$case-$c/path.csv" || die "$c: the path returns"
+    grep -q '"id": "LP1"' "$work/$case-$c/summary.json" || die "$c: no LP1"
+    # Published P R^2/EI = 8.97: LP1 = 897 (80 elements: 897.8).
+    lp=$(awk '/"id": "LP1"/ { f = 1 } f && /"lambda":/ { gsub(/[^0-9.eE+-]/, "", $2); print $2; exit }' "$work/$case-$c/summary.json")
+    awk -v x="$lp" 'BEGIN { exit !(x > 896 && x < 899) }' || die "$c: LP1 at $lp"
+    sane $case-$c || die "$c: runaway value"
+  done
+  ok
+fi
+
+# Item 7 (NOT YET FIXED, not registered in tests/path_following.cmake): the toggle
+# with auto_scale = false jumped across the snap-through in one
+# step (apex uy -0.16 -> -0.50, no crossing); it must find both limit points, as with
+# the automatic scaling (34.329, 31.816), and no step may move the apex by more
+# than 0.1.
+case=no-jump
+if want $case; then
+  run $case "$cfg/williams-toggle.cfg" continuation.auto_scale=false
+  [ $rc -eq 0 ] || die "exit $rc: $(message $case)"
+  column $case u_2_uy | awk 'NR > 1 { d = $1 - prev; if (d < 0) d = -d; if (d > 0.1) { print "step to row " NR " moves uy by " d; bad = 1 } } { prev = $1 } END { exit bad }' || die "a step jumps"
+  for want_lp in 34.329 31.816; do
+    awk -v w=$want_lp '/"kind": "limit"/ { k = 1 } k && /"lambda":/ { gsub(/[^0-9.eE+-]/, "", $2); x = $2 + 0; if (x > w - 0.001 && x < w + 0.001) found = 1; k = 0 } END { exit !found }' "$work/$case/summary.json" ||
+      die "no limit point at $want_lp"
+  done
+  sane $case || die "runaway value"
+  ok
+fi
+exit $fail
