@@ -43,16 +43,11 @@ bool finite(const Vector& v) { return v.allFinite(); }
 }  // namespace
 
 Crossing crossing_between(const PathPoint& before, const PathPoint& after) {
-  Crossing c;
-  c.point_before = before.index;
-  c.point_after = after.index;
-  c.lambda_before = before.lambda;
-  c.lambda_after = after.lambda;
-  c.negative_pivots_before = before.negative_pivots;
-  c.negative_pivots_after = after.negative_pivots;
-  c.det_sign_changed = after.det_sign != before.det_sign;
-  c.bordered_sign_changed = after.bordered_sign != before.bordered_sign;
-  return c;
+  return Crossing{.point_before = before.index, .point_after = after.index,
+                  .lambda_before = before.lambda, .lambda_after = after.lambda,
+                  .negative_pivots_before = before.negative_pivots, .negative_pivots_after = after.negative_pivots,
+                  .det_sign_changed = after.det_sign != before.det_sign,
+                  .bordered_sign_changed = after.bordered_sign != before.bordered_sign};
 }
 
 double abs_product_norm(const SparseMatrix& K, const Vector& q) {

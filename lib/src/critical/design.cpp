@@ -299,17 +299,8 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
   }
 
   auto make_point = [&](const CriticalPoint& cp, double mu, double lambda, double s) {
-    CurvePoint p;
-    p.mu = mu;
-    p.lambda = lambda;
-    p.arclength = s;
-    p.q = cp.q;
-    p.phi = cp.phi;
-    p.kind = cp.kind;
-    p.iterations = cp.newton_iterations;
-    p.residual = cp.residual;
-    p.phi_dot_r = cp.phi_dot_r;
-    return p;
+    return CurvePoint{.mu = mu, .lambda = lambda, .arclength = s, .q = cp.q, .phi = cp.phi, .kind = cp.kind,
+                      .iterations = cp.newton_iterations, .residual = cp.residual, .phi_dot_r = cp.phi_dot_r};
   };
   std::vector<CriticalPoint> located{start};  // for the spectrum (pivot, penalty)
   curve.points.push_back(make_point(start, mu0, start.lambda, 0.0));
