@@ -347,3 +347,25 @@ TEST_CASE("parameters: integral values substitute as integers", "[input][paramet
   const Config c = Config::parse("[parameters]\nn = 5e6\n[stop]\nmax_steps = ${2*n}\n", "p.cfg");
   CHECK(*c.integer("stop.max_steps") == 10000000);
 }
+
+TEST_CASE("ConfigFamily: a member asked for again is not rebuilt from the text", "[input][parameters][family]") {
+  const Config c = Config::read_file(std::string(SENDA_SOURCE_DIR) + "/tests/design/von-mises-h.cfg");
+  const Spec reference = build(c);
+  const ConfigFamily family(c, "h", reference);
+  CHECK(family.value() == 0.5);
+  const auto a = family.at(0.6);
+  const auto b = family.at(0.6);
+  CHECK(a == b);  // the same model object
+  CHECK(family.builds() == 1);
+  // A curve asks for a few values in turn: the last four are kept.
+  for (double h : {0.61, 0.62, 0.63}) family.at(h);
+  CHECK(family.at(0.6) == a);
+  CHECK(family.builds() == 4);
+  family.at(0.64);  // the oldest (0.6) leaves the cache
+  CHECK(family.at(0.6) != a);
+  CHECK(family.builds() == 6);
+  // Each member is the model at that value (the apex at (0, h)).
+  CHECK(dynamic_cast<const senda::model::Model&>(*family.at(0.62)).node_position(1).y() == 0.62);
+  // A name that is not a parameter is refused when the family is made.
+  CHECK_THROWS_AS(ConfigFamily(c, "nope", reference), ConfigError);
+}
