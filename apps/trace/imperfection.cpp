@@ -35,7 +35,7 @@ int run_imperfection(const in::Config& config, const Command& cmd) {
                           "NAME=START:STOP:COUNT with 0 < START, 0 < STOP, COUNT >= 2");
   spec.log = true;
   const in::Spec reference = in::build(config);
-  senda::output::ResultsDir::check(cmd.out_dir, cmd.overwrite);
+  if (stop_requested()) return kExitInterrupted;  // before the old results are touched
   const senda::output::ResultsDir dir = senda::output::ResultsDir::prepare(cmd.out_dir, cmd.overwrite);
   if (!cmd.quiet)
     fmt::print("imperfection sensitivity: {} = 0, then {} amplitudes in [{:g}, {:g}]\n", spec.parameter, spec.count,
@@ -43,9 +43,15 @@ int run_imperfection(const in::Config& config, const Command& cmd) {
   const in::ConfigFamily family(config, spec.parameter, reference);
   const senda::analysis::ImperfectionRun r =
       senda::analysis::imperfection_study(family, spec.parameter, senda::analysis::sweep_values(spec),
-                                          reference.analysis.explorer.path, reference.analysis.explorer.finder);
+                                          reference.analysis.explorer.path, reference.analysis.explorer.finder,
+                                          [] { return stop_requested(); });
   senda::output::write_file_atomically(dir.path() / "imperfection.csv", senda::output::imperfection_csv(r));
   senda::output::write_file_atomically(dir.path() / "imperfection.json", senda::output::imperfection_json(r));
+  if (r.study.interrupted) {
+    fmt::print("\n  interrupted after {} of {} amplitudes; results in {}\n", r.study.points.size(), spec.count,
+               cmd.out_dir.string());
+    return kExitInterrupted;
+  }
   if (!r.message.empty()) {
     fmt::print(stderr, "trace: --imperfection: {}\n", r.message);
     return kExitFailed;

@@ -48,6 +48,8 @@ int run_trace(const senda::input::Config& config, const Command& cmd) {
   senda::analysis::Analysis analysis(*spec.model, spec.analysis, senda::input::design_parameters(config, spec));
   analysis.start();
   senda::output::ResultsDir::check(cmd.out_dir, cmd.overwrite);
+  // Interrupted while reading, building or starting: the old results stay as they are.
+  if (stop_requested()) return kExitInterrupted;
 
   const senda::output::ResultsDir dir = senda::output::ResultsDir::prepare(cmd.out_dir, cmd.overwrite);
   senda::output::RecorderOptions ro;

@@ -6,13 +6,21 @@
 
 #include <csignal>
 
+#include <unistd.h>
+
 #include "app.hpp"
 
 namespace trace_app {
 
 namespace {
 volatile std::sig_atomic_t g_stop = 0;  // the only state a signal handler may touch
-extern "C" void on_signal(int) { g_stop = 1; }
+// The first signal asks the run to stop at its next poll (results kept); a
+// second one, while a phase that does not poll is still running, ends the
+// process at once (_exit is async-signal-safe), as a signal did before.
+extern "C" void on_signal(int) {
+  if (g_stop) _exit(kExitInterrupted);
+  g_stop = 1;
+}
 }  // namespace
 
 void install_stop_handler() {

@@ -103,6 +103,8 @@ int run_sweep(const in::Config& config, const Command& cmd) {
   const an::SweepSpec spec = in::parse_sweep(cmd.sweep, config);
   const in::Spec reference = in::build(config);
   in::check_mechanism(reference);  // a mechanism is bad input: found before anything is written
+  out::ResultsDir::check(cmd.out_dir, cmd.overwrite);
+  if (stop_requested()) return kExitInterrupted;  // before the old results are touched
   out::ResultsDir::prepare_sweep(cmd.out_dir, cmd.overwrite);
 
   const std::vector<double> values = an::sweep_values(spec);

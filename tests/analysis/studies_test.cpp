@@ -184,3 +184,26 @@ TEST_CASE("[design] follow: bad ids and a missing design parameter are errors at
   CHECK_THROWS_WITH(build(Config::parse(no_param, "vm.cfg")),
                     Catch::Contains("a curve of critical points needs a design parameter"));
 }
+
+TEST_CASE("imperfection study: a stop request ends it with the amplitudes done so far", "[analysis][study][interrupt]") {
+  const Config config = Config::read_file(kSource + "/tests/design/von-mises-imperfect.cfg");
+  const Spec reference = build(config);
+  const ConfigFamily family(config, "eps", reference);
+  int polls = 0;
+  // Polled before the perfect structure, then before each amplitude: the third
+  // poll (before the second amplitude) stops.
+  const analysis::ImperfectionRun r = analysis::imperfection_study(
+      family, "eps", {1e-6, 1e-5, 1e-4}, reference.analysis.explorer.path, reference.analysis.explorer.finder,
+      [&] { return ++polls >= 3; });
+  CHECK(r.study.interrupted);
+  REQUIRE(r.study.points.size() == 1);
+  CHECK(r.study.points[0].found);
+  CHECK(r.study.points[0].lambda_max < r.study.lambda_perfect);
+  CHECK(output::imperfection_json(r).find("\"interrupted\": true") != std::string::npos);
+  // Without a stop request every amplitude is traced and the key is absent.
+  const analysis::ImperfectionRun all = analysis::imperfection_study(
+      family, "eps", {1e-6, 1e-5}, reference.analysis.explorer.path, reference.analysis.explorer.finder);
+  CHECK_FALSE(all.study.interrupted);
+  CHECK(all.study.points.size() == 2);
+  CHECK(output::imperfection_json(all).find("interrupted") == std::string::npos);
+}

@@ -153,9 +153,9 @@ void Analysis::run_design(TraceResult& r, Observer& observer) const {
       ps.value = d.value;
       try {
         ps.sensitivity = critical::sensitivity(*d.family, d.value, cp);
-      } catch (const std::exception& e) {
+      } catch (const core::InvalidMember& e) {
         // A family that cannot give the problem at μ ± δ (the input layer
-        // refuses a value that makes the model invalid).
+        // refuses a value that makes the model invalid); anything else is a bug.
         ps.sensitivity.valid = false;
         ps.sensitivity.message = "the model cannot be built near " + d.name + " = " + core::format_number(d.value) +
                                  ": " + e.what();

@@ -55,10 +55,15 @@ SweepValue sweep_value(int index, double mu, const TraceResult& r, std::size_t t
 
 ImperfectionRun imperfection_study(const core::ProblemFamily& family, const std::string& parameter,
                                    const std::vector<double>& amplitudes, const continuation::Options& path,
-                                   const critical::FinderOptions& finder) {
+                                   const critical::FinderOptions& finder, const std::function<bool()>& stop) {
   ImperfectionRun r;
   r.parameter = parameter;
   r.amplitudes = amplitudes;
+  if (stop && stop()) {
+    r.study.interrupted = true;
+    r.message = "interrupted before the perfect structure was traced";
+    return r;
+  }
   std::shared_ptr<const core::Problem> perfect;
   try {
     perfect = family.at(0.0);
@@ -75,7 +80,7 @@ ImperfectionRun imperfection_study(const core::ProblemFamily& family, const std:
   }
   r.perfect_id = cp->id;
   r.perfect_kind = cp->kind;
-  r.study = critical::imperfection_sensitivity(family, amplitudes, cp->lambda, path, finder);
+  r.study = critical::imperfection_sensitivity(family, amplitudes, cp->lambda, path, finder, stop);
   r.study.lambda_perfect = cp->lambda;
   return r;
 }

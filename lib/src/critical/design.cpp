@@ -578,11 +578,15 @@ constexpr int kMaxRetraces = 6;
 
 ImperfectionStudy imperfection_sensitivity(const ProblemFamily& family, const std::vector<double>& amplitudes,
                                            double lambda_perfect, const continuation::Options& path,
-                                           const FinderOptions& finder) {
+                                           const FinderOptions& finder, const std::function<bool()>& stop) {
   ImperfectionStudy study;
   study.lambda_perfect = lambda_perfect;
   std::vector<double> xs, ys;
   for (double eps : amplitudes) {
+    if (stop && stop()) {
+      study.interrupted = true;
+      break;
+    }
     ImperfectionPoint ip;
     ip.amplitude = eps;
     std::string why;

@@ -8,7 +8,7 @@
 namespace senda::input {
 
 ConfigFamily::ConfigFamily(const Config& config, std::string parameter, const Spec& reference)
-    : config_(config), parameter_(std::move(parameter)), reference_(reference) {
+    : config_(config), parameter_(std::move(parameter)), reference_(topology(reference)) {
   const std::optional<double> v = config_.parameter(parameter_);
   if (!v)
     throw ConfigError(config_.file(), 0, "design.parameter", "'" + parameter_ + "' is not a parameter of [parameters]");
@@ -22,8 +22,12 @@ std::shared_ptr<const core::Problem> ConfigFamily::at(double mu) const {
       if (m == mu) return p;
   }
   // Built outside the lock: two threads asking for one new μ build it twice, harmlessly.
-  Spec s = build(config_, std::map<std::string, double>{{parameter_, mu}}, reference_);
-  std::shared_ptr<const core::Problem> p = std::move(s.model);
+  std::shared_ptr<const core::Problem> p;
+  try {
+    p = build(config_, std::map<std::string, double>{{parameter_, mu}}, reference_).model;
+  } catch (const ConfigError& e) {
+    throw core::InvalidMember(e.what());
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   ++builds_;
   if (cache_.size() == kCached) cache_.erase(cache_.begin());

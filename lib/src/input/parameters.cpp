@@ -59,12 +59,19 @@ Spec build(const Config& config, const std::map<std::string, double>& parameter_
   return build(config, parameter_values, reference);
 }
 
+Topology topology(const Spec& spec) {
+  return {spec.model->size(), spec.model->node_count(), spec.model->element_count(), spec.track.size()};
+}
+
 Spec build(const Config& config, const std::map<std::string, double>& parameter_values, const Spec& reference) {
+  return build(config, parameter_values, topology(reference));
+}
+
+Spec build(const Config& config, const std::map<std::string, double>& parameter_values, const Topology& a) {
   Spec s = build(with_parameters(config, parameter_values));
-  const model::Model& a = *reference.model;
   const model::Model& b = *s.model;
-  if (a.size() != b.size() || a.node_count() != b.node_count() || a.element_count() != b.element_count() ||
-      reference.track.size() != s.track.size()) {
+  if (a.unknowns != b.size() || a.nodes != b.node_count() || a.elements != b.element_count() ||
+      a.tracked != s.track.size()) {
     std::string names, key;
     const Entry* where = nullptr;
     for (const auto& [name, value] : parameter_values) {
@@ -77,8 +84,7 @@ Spec build(const Config& config, const std::map<std::string, double>& parameter_
     config.fail(where, key,
                 fmt::format("{} changes the model's topology ({} nodes, {} elements, {} unknowns instead of {}, {}, "
                             "{}); a parameter must not change the number of nodes, elements or unknowns",
-                            names, b.node_count(), b.element_count(), b.size(), a.node_count(), a.element_count(),
-                            a.size()));
+                            names, b.node_count(), b.element_count(), b.size(), a.nodes, a.elements, a.unknowns));
   }
   return s;
 }

@@ -114,6 +114,7 @@ std::string imperfection_json(const analysis::ImperfectionRun& r) {
   j["parameter"] = r.parameter;
   j["perfect"] = {{"id", r.perfect_id}, {"kind", r.perfect_id.empty() ? "" : critical::to_string(r.perfect_kind)}, {"lambda", r.study.lambda_perfect}};
   j["message"] = r.message;
+  if (r.study.interrupted) j["interrupted"] = true;  // only then: the key is new
   nlohmann::ordered_json pts = nlohmann::ordered_json::array();
   for (const critical::ImperfectionPoint& p : r.study.points) {
     nlohmann::ordered_json pj;

@@ -9,6 +9,7 @@
 // imperfection amplitude ε of a family. The problem at ε = 0 gives λ_cr, its
 // first critical point; each ε > 0 its first critical point λ_max (a limit
 // point); 1 − λ_max/λ_cr = c ε^β is fitted by least squares on the logarithms.
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -85,9 +86,11 @@ struct ImperfectionRun {
 };
 
 // family.at(0) is the perfect structure; every amplitude is traced from q = 0,
-// λ = 0 with the path and finder options given.
+// λ = 0 with the path and finder options given. `stop`, polled before the perfect
+// structure and before each amplitude, ends the study with what was done
+// (study.interrupted).
 ImperfectionRun imperfection_study(const core::ProblemFamily& family, const std::string& parameter,
                                    const std::vector<double>& amplitudes, const continuation::Options& path,
-                                   const critical::FinderOptions& finder);
+                                   const critical::FinderOptions& finder, const std::function<bool()>& stop = nullptr);
 
 }  // namespace senda::analysis

@@ -6,14 +6,24 @@
 // on a family; the input layer makes one from a .cfg parameter, a user from code.
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <utility>
 
 #include "senda/core/problem.hpp"
 
 namespace senda::core {
 
+// A family cannot give the problem at a value of μ (the model would be invalid
+// there: a zero-length bar, a negative stiffness, another topology). Design studies
+// report it as a status of the study; any other exception is a bug and passes.
+class InvalidMember : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class ProblemFamily {
  public:
+  // Throws InvalidMember when there is no valid problem at mu.
   virtual ~ProblemFamily() = default;
   virtual std::shared_ptr<const Problem> at(double mu) const = 0;
 };

@@ -189,13 +189,17 @@ struct ImperfectionStudy {
   std::vector<ImperfectionPoint> points;
   double lambda_perfect = 0.0;  // the critical load at amplitude 0 (given)
   PowerLaw fit;                 // 1 − λ_max/λ_perfect = c ε^β over the points found
+  bool interrupted = false;     // stopped before every amplitude was traced
 };
 
 // Maximum load against imperfection amplitude ε: family.at(ε) traced from q = 0,
 // λ = 0 to its first critical point for every amplitude, and the exponent of
 // 1 − λ_max/λ_cr fitted (Koiter: 1/2 asymmetric, 2/3 symmetric unstable).
+// `stop`, when given, is polled before each amplitude: true ends the study with
+// the amplitudes done so far (ImperfectionStudy::interrupted).
 ImperfectionStudy imperfection_sensitivity(const ProblemFamily& family, const std::vector<double>& amplitudes,
                                            double lambda_perfect, const continuation::Options& path,
-                                           const FinderOptions& finder);
+                                           const FinderOptions& finder,
+                                           const std::function<bool()>& stop = nullptr);
 
 }  // namespace senda::critical

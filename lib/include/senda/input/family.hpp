@@ -9,7 +9,7 @@
 //
 // A member is built from the config with the parameter changed (build(config,
 // values, reference), which checks that the topology is the same); a value that
-// makes the model invalid throws ConfigError out of at(). The last few members
+// makes the model invalid throws core::InvalidMember out of at(). The last few members
 // are kept by value of μ, so that a curve of critical points, which asks for the
 // same μ several times per Newton iteration, does not re-read the input each time.
 // at() may be called from several threads.
@@ -23,13 +23,16 @@
 #include "senda/core/family.hpp"
 #include "senda/input/builder.hpp"
 #include "senda/input/config.hpp"
+#include "senda/input/parameters.hpp"
 
 namespace senda::input {
 
 class ConfigFamily final : public core::ProblemFamily {
  public:
-  // Keeps a copy of the config; the reference spec (built from it) must outlive
-  // the family. Throws ConfigError when `parameter` is not one of [parameters].
+  // Keeps a copy of the config and the reference spec's topology (nothing of the
+  // spec is referred to later). Throws ConfigError when `parameter` is not one of
+  // [parameters]. at() throws core::InvalidMember (with the ConfigError's text)
+  // for a value that makes the model invalid.
   ConfigFamily(const Config& config, std::string parameter, const Spec& reference);
   std::shared_ptr<const core::Problem> at(double mu) const override;
   const std::string& parameter() const { return parameter_; }
@@ -43,7 +46,7 @@ class ConfigFamily final : public core::ProblemFamily {
   Config config_;
   std::string parameter_;
   double value_ = 0.0;
-  const Spec& reference_;
+  Topology reference_;
   mutable std::mutex mutex_;
   mutable std::vector<std::pair<double, std::shared_ptr<const core::Problem>>> cache_;  // newest last
   mutable long builds_ = 0;

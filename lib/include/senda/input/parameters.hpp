@@ -40,6 +40,15 @@ Spec build(const Config& config, const std::map<std::string, double>& parameter_
 // The same, checked against a reference spec built from `config` (saves a build).
 Spec build(const Config& config, const std::map<std::string, double>& parameter_values, const Spec& reference);
 
+// What a parameter must not change: the numbers of unknowns, nodes, elements and
+// tracked displacements of the reference model.
+struct Topology {
+  int unknowns = 0, nodes = 0, elements = 0;
+  std::size_t tracked = 0;
+};
+Topology topology(const Spec& spec);
+Spec build(const Config& config, const std::map<std::string, double>& parameter_values, const Topology& reference);
+
 // "NAME=START:STOP:COUNT" or "NAME=START:STOP:COUNT:log". Throws ConfigError
 // (file kCommandLine, key "--sweep") for bad syntax or a NAME that is not a
 // parameter of the config. COUNT in [1, 100000].
