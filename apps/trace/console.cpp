@@ -41,8 +41,8 @@ bool Console::stop_requested() { return trace_app::stop_requested(); }
 
 std::string Console::values(const senda::Vector& q) const {
   std::string s;
-  for (const senda::input::TrackedDof& t : spec_.track)
-    s += fmt::format("  {}={:+.6e}", t.column, t.equation >= 0 && t.equation < q.size() ? q[t.equation] : 0.0);
+  const std::vector<double> u = an::tracked_values(q, spec_.analysis.track);
+  for (std::size_t i = 0; i < u.size(); ++i) s += fmt::format("  {}={:+.6e}", spec_.track[i].column, u[i]);
   return s;
 }
 

@@ -27,11 +27,14 @@ Analysis::Analysis(const core::Problem& problem, AnalysisOptions options, std::v
     if (!d.family) throw std::invalid_argument("design parameter '" + d.name + "' has no problem family");
 }
 
-std::vector<double> Analysis::tracked(const Vector& q) const {
+std::vector<double> tracked_values(const Vector& q, const std::vector<int>& track) {
   std::vector<double> out;
-  for (int eq : options_.track) out.push_back(eq >= 0 && eq < q.size() ? q[eq] : 0.0);
+  out.reserve(track.size());
+  for (int eq : track) out.push_back(eq >= 0 && eq < q.size() ? q[eq] : 0.0);
   return out;
 }
+
+std::vector<double> Analysis::tracked(const Vector& q) const { return tracked_values(q, options_.track); }
 
 bool Analysis::start() {
   if (started_) return start_ok_;
@@ -49,7 +52,6 @@ class Adapter final : public critical::ExplorerEvents {
   Adapter(Observer& observer, TraceResult& r, const critical::BranchExplorer& explorer)
       : observer_(observer), r_(r), explorer_(explorer) {}
   void on_branch_start(const critical::Branch& b) override {
-    branch_ = b.id;
     observer_.on_branch_start(b);
   }
   void on_point(const critical::Branch& b, const continuation::PathFollower& f) override {
@@ -77,7 +79,6 @@ class Adapter final : public critical::ExplorerEvents {
   Observer& observer_;
   TraceResult& r_;
   const critical::BranchExplorer& explorer_;
-  int branch_ = 0;
 };
 
 }  // namespace

@@ -40,12 +40,17 @@ void Recorder::on_critical(const analysis::CriticalEvent& e) {
 void Recorder::on_paths_end(const analysis::TraceResult& r) {
   if (vtk_) vtk_->finish();
   write_summary(dir_ / "summary.json", info_, r);
+  paths_termination_ = r.termination;
 }
 
 void Recorder::on_curve_end(const analysis::CurveRecord& c) {
   if (c.followed) write_curve(dir_, c, info_.track_columns, info_.track);
 }
 
-void Recorder::on_end(const analysis::TraceResult& r) { write_summary(dir_ / "summary.json", info_, r); }
+void Recorder::on_end(const analysis::TraceResult& r) {
+  bool studied = !r.curves.empty() || r.termination != paths_termination_;
+  for (const analysis::CriticalRecord& c : r.critical_points) studied = studied || !c.sensitivities.empty();
+  if (studied) write_summary(dir_ / "summary.json", info_, r);
+}
 
 }  // namespace senda::output

@@ -27,8 +27,7 @@ PathWriter::~PathWriter() {
 
 void PathWriter::write(const continuation::PathPoint& p, int branch) {
   int rc = std::fprintf(out_, "%d,%d,%.17g", p.index, branch, p.lambda);
-  for (int eq : track_) {
-    const double u = eq >= 0 && eq < p.q.size() ? p.q[eq] : 0.0;
+  for (double u : analysis::tracked_values(p.q, track_)) {
     if (rc >= 0) rc = std::fprintf(out_, ",%.17g", u);
   }
   if (rc >= 0)

@@ -34,7 +34,7 @@ std::string curve_csv(const analysis::CurveRecord& c, const std::vector<std::str
     out << k++ << "," << real(p.mu) << "," << real(p.lambda) << ","
         << (p.kind == critical::CriticalKind::Limit ? "limit" : "bifurcation") << "," << p.iterations << ","
         << real(p.residual) << "," << real(p.arclength);
-    for (int eq : track) out << "," << real(eq >= 0 && eq < p.q.size() ? p.q[eq] : 0.0);
+    for (double u : analysis::tracked_values(p.q, track)) out << "," << real(u);
     out << "\n";
   }
   return out.str();

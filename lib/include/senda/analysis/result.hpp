@@ -14,6 +14,10 @@
 
 namespace senda::analysis {
 
+// The values of the unknowns `track` in q, in that order; 0 for an index out of
+// range (the one rule the records, path.csv, the curve files and the console share).
+std::vector<double> tracked_values(const Vector& q, const std::vector<int>& track);
+
 struct CrossingRecord {
   int branch = 0;  // the branch the step was on
   continuation::Crossing crossing;

@@ -9,7 +9,8 @@
 // path.csv gets a row per point as it converges (flushed), modes/<id>.csv,
 // states/<id>.json (bifurcation points with a valid bifurcation equation),
 // drawings and VTK files per critical point as it is located, summary.json after
-// the paths and again at the end, curves/*.csv per curve. An interrupted or
+// the paths (and again at the end when the design studies added to it: curves,
+// sensitivities, an interruption), curves/*.csv per curve. An interrupted or
 // failed run keeps every file written so far. Write failures throw OutputError
 // out of the event (and so out of Analysis::run).
 #include <memory>
@@ -51,6 +52,7 @@ class Recorder final : public analysis::Observer {
   RecorderOptions options_;
   PathWriter path_;
   std::optional<VtkWriter> vtk_;
+  continuation::Termination paths_termination_ = continuation::Termination::Running;
 };
 
 }  // namespace senda::output
