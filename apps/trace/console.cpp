@@ -162,8 +162,12 @@ void print_report(const senda::input::Spec& spec, const an::TraceResult& s, cons
         u += fmt::format("  {}={:+.9e}", columns[i], rec.tracked[i]);
       std::string kind = cr::to_string(cp.kind);
       if (cp.abe && cp.abe->valid) kind += cp.abe->symmetric ? " (sym)" : " (asym)";
-      fmt::print("  {:<5} {:<12} {:>20.12g} {:>6}  {}{}\n", cp.id, kind, cp.lambda, cp.newton_iterations,
-                 cp.converged ? "located" : "NOT located: " + cp.message, u);
+      if (cp.converged)
+        fmt::print("  {:<5} {:<12} {:>20.12g} {:>6}  located{}\n", cp.id, kind, cp.lambda, cp.newton_iterations, u);
+      else  // no λ: the last Newton iterate of a point not located means nothing
+        fmt::print("  {:<5} {:<12} {:>20} {:>6}  NOT located, lambda in [{:.9g}, {:.9g}]: {}\n", cp.id, kind, "-",
+                   cp.newton_iterations, std::min(cp.lambda_before, cp.lambda_after),
+                   std::max(cp.lambda_before, cp.lambda_after), cp.message);
     }
   }
   bool any_sensitivity = false;

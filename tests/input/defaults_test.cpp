@@ -37,6 +37,7 @@ const std::map<std::string, Getter>& fields() {
       {"continuation.min_step_ratio", [](auto& o, auto&) { return num(o.explorer.path.min_step_ratio); }},
       {"continuation.max_step_ratio", [](auto& o, auto&) { return num(o.explorer.path.max_step_ratio); }},
       {"continuation.max_step_growth", [](auto& o, auto&) { return num(o.explorer.path.max_step_growth); }},
+      {"continuation.max_turn", [](auto& o, auto&) { return num(o.explorer.path.max_turn_degrees); }},
       {"continuation.target_iterations", [](auto& o, auto&) { return num(o.explorer.path.target_iterations); }},
       {"continuation.max_iterations", [](auto& o, auto&) { return num(o.explorer.path.max_iterations); }},
       {"continuation.residual_tolerance", [](auto& o, auto&) { return num(o.explorer.path.residual_tolerance); }},

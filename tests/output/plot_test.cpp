@@ -83,10 +83,12 @@ analysis::TraceResult small_summary() {
 
 TEST_CASE("plot: critical.csv has one row per critical point", "[output][plot]") {
   const std::string csv = critical_csv(small_info(), small_summary());
+  // A point that was not located has no lambda nor displacements (gnuplot skips the
+  // row; its last Newton iterate meant nothing, issue 19 item 3).
   CHECK(csv ==
         "id,kind,branch,lambda,u_2_uy,converged\n"
         "LP1,limit,0,0.5625,-0.125,1\n"
-        "MP1,multiple,1,0.25,-0.5,0\n");
+        "MP1,multiple,1,,,0\n");
   RunInfo two;
   two.track_columns = {"u_1_ux", "u_1_uy"};
   two.track = {0, 1};

@@ -34,6 +34,7 @@ std::string validate(const continuation::Options& o) {
            need(o.min_step_ratio > 0.0 && o.min_step_ratio <= 1.0, "path.min_step_ratio", "in (0, 1]"),
            need(o.max_step_ratio >= 1.0, "path.max_step_ratio", ">= 1"),
            need(o.max_step_growth >= 1.0, "path.max_step_growth", ">= 1"),
+           need(o.max_turn_degrees > 0.0 && o.max_turn_degrees <= 180.0, "path.max_turn_degrees", "in (0, 180]"),
            need(o.target_iterations >= 1 && o.target_iterations <= o.max_iterations, "path.target_iterations",
                 "in [1, path.max_iterations]"),
            need(o.residual_tolerance > 0.0 && o.residual_tolerance < 1.0, "path.residual_tolerance", "in (0, 1)"),

@@ -32,6 +32,12 @@ constexpr double kTurningShareFraction = 1e-2;
 // Acceptance of a step (eq. 2.11): the secant of an arc-length step makes an angle
 // below 60° with the tangent it was predicted along.
 constexpr double kMinTangentCosine = 0.5;
+// Acceptance of a step, path jumping: the corrector may move the displacements away
+// from the predictor by at most what the predictor moved them (and at least by this
+// fraction of the step length, for a predictor that hardly moves them). On a smooth
+// branch the correction is about κΔs²/2 against Δs, and halving the step meets the
+// bound; a corrector that converged on another part of the path does not.
+constexpr double kMaxCorrectionFloor = 0.05;
 std::string format_number(double x) {
   char b[32];
   std::snprintf(b, sizeof b, "%.3g", x);
@@ -40,6 +46,9 @@ std::string format_number(double x) {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 bool finite(const Vector& v) { return v.allFinite(); }
+bool is_arc_length(ConstraintKind k) {
+  return k == ConstraintKind::Spherical || k == ConstraintKind::Cylindrical || k == ConstraintKind::PseudoArclength;
+}
 }  // namespace
 
 Crossing crossing_between(const PathPoint& before, const PathPoint& after) {
@@ -152,7 +161,8 @@ void PathFollower::set_scaling(const Vector& v) {
   for (int i = 0; i < n; ++i) scaling_.w[i] = weight[kind[static_cast<std::size_t>(i)]];
 }
 
-bool PathFollower::tangent_at(const Vector& q, double lambda, const Vector* orient_q, double orient_l) {
+bool PathFollower::tangent_at(const Vector& q, double lambda, const Vector* orient_q, double orient_l,
+                              double* cos_previous, bool commit) {
   Vector& r = r_work_;
   Vector& v = v_;
   load_vector(q, lambda, r);
@@ -161,6 +171,8 @@ bool PathFollower::tangent_at(const Vector& q, double lambda, const Vector* orie
   if (!std::isfinite(nrm) || nrm == 0.0) return false;
   double sign = 1.0;
   if (orient_q && scaling_.dot(v, 1.0, *orient_q, orient_l) < 0.0) sign = -1.0;
+  if (cos_previous) *cos_previous = sign * scaling_.dot(v, 1.0, tq_, tl_) / nrm;
+  if (!commit) return true;
   tq_ = (sign / nrm) * v;
   tl_ = sign / nrm;
   return true;
@@ -423,17 +435,20 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
   }
 }
 
-bool PathFollower::stays_on_branch(const Constraint& constraint, double secant_l, std::string& why) const {
+bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, double secant_l, double ds,
+                                   std::string& why) const {
   // Eq. (2.11), for the arc-length constraints (displacement and load control fix
   // the sign of Δq_j or Δλ themselves). The corrector converged; did it stay on the
   // branch the predictor left, going the same way?
   const ConstraintKind k = constraint.kind();
-  const bool arc_length =
-      k == ConstraintKind::Spherical || k == ConstraintKind::Cylindrical || k == ConstraintKind::PseudoArclength;
+  const bool arc_length = is_arc_length(k);
   if (arc_length) {
     // (a) The secant stays within 60° of the tangent it was predicted along (on a
     // smooth branch the angle is about κΔs/2, and a shorter step reduces it); a
-    // corrector that converged far from its predictor has left the branch.
+    // corrector that converged far from its predictor has left the branch. Not under
+    // displacement control: near the sharp turn of an almost perfect structure (the
+    // apex-imperfect von Mises truss at ε = 1e-8) no step the step control reaches
+    // meets it.
     const double c = scaling_.dot(new_secant_q_, secant_l, tq_, tl_);
     const double nn = scaling_.norm(new_secant_q_, secant_l) * scaling_.norm(tq_, tl_);
     if (nn > 0.0 && c < kMinTangentCosine * nn) {
@@ -451,6 +466,34 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double secant_l
     if (nn > 0.0 && c < 0.0) {
       why = "the step turned back (its secant makes " + format_number(std::acos(std::clamp(c / nn, -1.0, 1.0)) * 180.0 / M_PI) +
             " degrees with the previous one)";
+      return false;
+    }
+  }
+  // (c) Path jumping (issue 19, item 7): the displacements of the converged point are
+  // within what the predictor moved them of the predicted ones, in the scaled norm. A
+  // step dominated by λ (auto_scale = false with a large ψ) passes (a) and (b) with a
+  // corrector that converged across a snap-through: the toggle went from λ 31.9 to
+  // 36.0 in one step, its apex from −0.16 to −0.50, the predictor having moved it by
+  // a few hundredths. The first step of a branch (start_along) is corrected on a
+  // hyperplane through a chord or a branch tangent and is not checked. Nor are
+  // displacement- and load-controlled steps: near a sharp turn of an almost perfect
+  // structure (the apex-imperfect von Mises truss at ε = 1e-8, the sway growing as
+  // the square root of the controlled drop) the corrector at fixed Δq_j or Δλ moves
+  // the other unknowns by more than the predictor at any step the step control
+  // reaches, and the path could not pass the turn.
+  if (!first_step_constraint_ && arc_length) {
+    const Vector& w = scaling_.w;
+    double predicted2 = 0.0, corrected2 = 0.0;
+    for (Eigen::Index i = 0; i < tq_.size(); ++i) {
+      const double p = w[i] * alpha * tq_[i];
+      const double c = w[i] * new_secant_q_[i] - p;
+      predicted2 += p * p;
+      corrected2 += c * c;
+    }
+    const double predicted = std::sqrt(predicted2), corrected = std::sqrt(corrected2);
+    if (corrected > std::max(predicted, kMaxCorrectionFloor * ds)) {
+      why = "the step jumped (the corrector moved the displacements by " + format_number(corrected) +
+            " from the predictor, which moved them by " + format_number(predicted) + ", in the scaled norm)";
       return false;
     }
   }
@@ -506,7 +549,7 @@ bool PathFollower::advance() {
     const double secant_l = lambda - current_.lambda;
     if (ok) {
       new_secant_q_ = q - current_.q;
-      ok = stays_on_branch(constraint, secant_l, why);
+      ok = stays_on_branch(constraint, *alpha, secant_l, frame.ds, why);
     }
     if (ok && !assemble_and_factor(*work_, q, lambda)) {
       ok = false;
@@ -514,7 +557,26 @@ bool PathFollower::advance() {
     }
     if (ok) {
       std::swap(work_, point_);
-      if (!tangent_at(q, lambda, &new_secant_q_, secant_l)) {  // leaves t unchanged
+      double turn = 1.0;  // cosine between the tangents at both ends of the step
+      if (!tangent_at(q, lambda, &new_secant_q_, secant_l, &turn, false)) {  // leaves t unchanged
+        std::swap(work_, point_);
+        ok = false;
+        why = "tangent not finite at the new point";
+      } else if (has_secant_ && !first_step_constraint_ && is_arc_length(constraint.kind()) &&
+                 turn < std::cos(options_.max_turn_degrees * M_PI / 180.0)) {
+        // (d) Path jumping (issue 19, item 7): the tangent turns by at most
+        // max_turn_degrees (20°) in one step; the catalogue's steps turned by < 9°
+        // before this bound, except at the star dome's folds (up to 58°). With λ dominating the scaled norm (auto_scale = false) a
+        // snap-through is a fold that the tangent approaches turning faster and
+        // faster: the toggle's turned 1°, 2°, 22° in three steps of Δs ≈ 4.7, and the
+        // next step went across the snap-through onto the far stable branch (λ 34.3
+        // → 35.9, apex uy −0.23 → −0.50: no crossing, both limit points missed).
+        std::swap(work_, point_);
+        ok = false;
+        why = "the tangent turned by " + format_number(std::acos(std::clamp(turn, -1.0, 1.0)) * 180.0 / M_PI) +
+              " degrees in one step (at most " + format_number(options_.max_turn_degrees) +
+              ", continuation.max_turn)";
+      } else if (!tangent_at(q, lambda, &new_secant_q_, secant_l)) {
         std::swap(work_, point_);
         ok = false;
         why = "tangent not finite at the new point";

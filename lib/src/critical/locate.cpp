@@ -198,7 +198,9 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
       const std::string why = located.message;
       located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Auto, options);
       located.factorizations += spent;
-      located.message += " (after SPL alone failed: " + why + ")";
+      // One level of explanation, not a message nested in another (issue 19, item 9).
+      located.message = located.converged ? located.message + " (after SPL alone failed: " + why + ")"
+                                          : "SPL alone: " + why + "; SPL then SPB: " + located.message;
     }
   } else {
     located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Auto, options);
@@ -442,18 +444,62 @@ std::string fmt_g(double x) {
   return buf;
 }
 
-// Bisection of one step on its path (docs/theory.md §4, "Close critical points").
-// A bracket [a, b] whose inertia changes by 2 or more is split at the path point
-// on the hyperplane through the middle of its chord, orthogonal to it: a fresh
-// follower started at a along the chord with Δs = half the chord, one step
-// (start_along corrects that step on exactly this hyperplane). The main path is
-// only read.
+// How far outside its bracket [a, b] a located point may lie (issue 19, item 2): its
+// projection on the chord, in the path's scaled norm, within this margin of [0, 1], and
+// its distance from the chord at most kMaxOffChord of the chord's length. A point
+// crossed between a and b lies on the path between them, whose tangent stays within
+// 90° of the chord (steps are accepted within 60° of their tangent, eq. 2.11): its
+// projection is inside [0, 1] and its distance from the chord a fraction of it. The
+// margin only covers the location's own error; a critical point just past an end
+// (the next one along the path, a few hundredths of the step away) is outside.
+constexpr double kBracketMargin = 1e-3;
+constexpr double kMaxOffChord = 1.0;
+
+// Whether a located critical point lies in its bracket; false with the reason.
+// Where the bracket's signs say a bifurcation point was crossed along the path
+// (det K and the bordered determinant changed, so t_λ did not), λ is monotone on
+// the bracket and the located λ must also lie between the ends (within the margin).
+bool in_bracket(const CriticalPoint& cp, const continuation::PathPoint& a, const continuation::PathPoint& b,
+                const continuation::Scaling& scaling, std::string& why) {
+  const Vector chord_q = b.q - a.q;
+  const double chord_l = b.lambda - a.lambda;
+  const double length = scaling.norm(chord_q, chord_l);
+  if (!(length > 0.0)) return true;
+  const Vector dq = cp.q - a.q;
+  const double dl = cp.lambda - a.lambda;
+  const double along = scaling.dot(dq, dl, chord_q, chord_l) / (length * length);
+  const double off = scaling.norm(dq - along * chord_q, dl - along * chord_l) / length;
+  bool inside = along >= -kBracketMargin && along <= 1.0 + kBracketMargin && off <= kMaxOffChord;
+  if (inside && cp.evidence == BracketEvidence::Bifurcation && a.det_sign != b.det_sign) {
+    const double margin = kBracketMargin * std::abs(chord_l) + 1e-10 * (1.0 + std::abs(cp.lambda));
+    inside = cp.lambda >= std::min(a.lambda, b.lambda) - margin && cp.lambda <= std::max(a.lambda, b.lambda) + margin;
+  }
+  if (!inside)
+    why = "Newton converged outside the bracket (lambda = " + fmt_g(cp.lambda) + ", at " + fmt_g(along) +
+          " of the bracket's chord and " + fmt_g(off) + " of its length away from it): another critical point";
+  return inside;
+}
+
+// Resolution of one step that crossed critical points (docs/theory.md §4, "Close
+// critical points"). A piece [a, b] of the step is located when its signs describe
+// exactly one simple crossing (|Δneg| = 1). It is split when they describe several
+// (|Δneg| ≥ 2; or Δneg = 0 with the bordered determinant changed, so t_λ changed and
+// det K did not: a fold and a bifurcation point, issue 19 item 1), and when the point
+// located from it lies outside it (item 2). The split point is the path point on the
+// hyperplane through the middle of the chord, orthogonal to it: a fresh follower
+// started at a along the chord with Δs = half the chord, one step (start_along
+// corrects that step on exactly this hyperplane). The main path is only read.
+// Splitting stops at refine_fraction × the step (then a multiple point, or for Δneg
+// = 0 one located point: an eigenvalue touching zero where λ is extremal), or when
+// the budget of bisection points is spent; a point located outside a piece that
+// cannot be split is reported not located, with its bracket.
 struct Bisection {
   const Problem& problem;
   const continuation::Scaling& scaling;
   continuation::Options path;  // the main path's options without its stop criteria
   LocateOptions locate;
   DetectTest detect;
+  bool splitting = true;       // refine_fraction in (0, 1)
   double min_length = 0.0;     // refine_fraction × the step's chord
   double step_length = 0.0;    // the step's chord (scaled)
   int max_midpoints = 0;
@@ -464,66 +510,146 @@ struct Bisection {
     Vector secant_q;
     double secant_lambda;
   };
-  std::vector<Piece> out;
+  std::vector<Piece> out{};
+
+  static bool is_step(const continuation::PathPoint& a, const continuation::PathPoint& b) {
+    return a.index >= 0 && b.index >= 0;  // bisection points have index −1
+  }
 
   void multiple(const continuation::PathPoint& a, const continuation::PathPoint& b, const std::string& why) {
     Piece p{CriticalPoint{}, b.q - a.q, b.lambda - a.lambda};
     CriticalPoint& cp = p.cp;
     cp.kind = CriticalKind::Multiple;
     cp.negative_pivots_change = b.negative_pivots - a.negative_pivots;
-    cp.multiplicity = std::abs(cp.negative_pivots_change);
+    cp.multiplicity = std::max(2, std::abs(cp.negative_pivots_change));
     cp.q = b.q;
     cp.lambda = b.lambda;
     const double length = scaling.norm(b.q - a.q, b.lambda - a.lambda);
-    cp.message = std::to_string(cp.multiplicity) +
-                 " eigenvalues crossed zero in one step: a multiple point (or several close ones); not located: " +
-                 why + "; refined to a bracket of " + fmt_g(length / step_length) + " of the step, lambda in [" +
-                 fmt_g(std::min(a.lambda, b.lambda)) + ", " + fmt_g(std::max(a.lambda, b.lambda)) + "]";
+    cp.message = (cp.negative_pivots_change == 0
+                      ? std::string("a fold and a bifurcation point (t_lambda changed, det K did not)")
+                      : std::to_string(cp.multiplicity) + " eigenvalues crossed zero") +
+                 " in one step: a multiple point (or several close ones); not located: " + why + "; refined to a bracket of " +
+                 fmt_g(length / step_length) + " of the step, lambda in [" + fmt_g(std::min(a.lambda, b.lambda)) +
+                 ", " + fmt_g(std::max(a.lambda, b.lambda)) + "]";
     out.push_back(std::move(p));
+  }
+
+  void push(CriticalPoint cp, const continuation::PathPoint& a, const continuation::PathPoint& b) {
+    out.push_back(Piece{std::move(cp), b.q - a.q, b.lambda - a.lambda});
   }
 
   // A piece of the step: nothing, one simple crossing (located), or several (split again).
   void piece(const continuation::PathPoint& a, const continuation::PathPoint& b,
              const linalg::SymmetricFactorization& fb) {
+    const int change = b.negative_pivots - a.negative_pivots;
     // A piece known to hold several crossings is split whatever the detection test
     // (det K does not change sign across an even number of them).
-    if (std::abs(b.negative_pivots - a.negative_pivots) >= 2) {
-      split(a, b, fb);
+    if (std::abs(change) < 2 && !detected(continuation::crossing_between(a, b), detect)) return;
+    std::string why;
+    if (std::abs(change) >= 2) {
+      if (!splitting) {
+        push(critical::locate(problem, a, b, fb, locate), a, b);  // a multiple point, not located
+      } else if (!split(a, b, fb, why)) {
+        multiple(a, b, why);
+      }
       return;
     }
-    if (!detected(continuation::crossing_between(a, b), detect)) return;
-    Piece p{locate_point(a, b, fb), b.q - a.q, b.lambda - a.lambda};
-    out.push_back(std::move(p));
+    bool unseparated = false;
+    if (change == 0 && splitting) {
+      // Only the bordered determinant changed: t_λ turned and det K did not. Either
+      // two eigenvalues crossed zero, a fold and a bifurcation point (split until
+      // they separate), or one eigenvalue touched zero where λ is extremal: a
+      // bifurcation point reached along a branch on which λ turns there (the
+      // three-bar structure's BP2 on the branch from BP1; the sway branch of the
+      // steep von Mises truss at BP2), which no split separates. The eigenvalues
+      // nearest zero at both ends, matched by their vectors, tell them apart.
+      const int crossed = crossed_eigenvalues(a, b, fb);
+      if (crossed != 0) {
+        if (split(a, b, fb, why)) return;
+        unseparated = true;
+      }
+    }
+    CriticalPoint cp = locate_point(a, b, fb);
+    if (unseparated)
+      cp.message += "; the signs allow a second critical point (a fold) within this bracket, lambda in [" +
+                    fmt_g(std::min(a.lambda, b.lambda)) + ", " + fmt_g(std::max(a.lambda, b.lambda)) + "]: " + why;
+    if (cp.converged && !in_bracket(cp, a, b, scaling, why)) {
+      std::string split_why;
+      if (split(a, b, fb, split_why)) return;
+      cp.converged = false;
+      cp.message = why + "; not located: " + split_why;
+    }
+    push(std::move(cp), a, b);
   }
 
   CriticalPoint locate_point(const continuation::PathPoint& a, const continuation::PathPoint& b,
                              const linalg::SymmetricFactorization& fb) const {
     CriticalPoint cp = critical::locate(problem, a, b, fb, locate);
-    cp.message += "; step refined, a simple crossing in lambda [" + fmt_g(std::min(a.lambda, b.lambda)) + ", " +
-                  fmt_g(std::max(a.lambda, b.lambda)) + "]";
+    if (!is_step(a, b))
+      cp.message += "; step refined, a simple crossing in lambda [" + fmt_g(std::min(a.lambda, b.lambda)) + ", " +
+                    fmt_g(std::max(a.lambda, b.lambda)) + "]";
     return cp;
   }
 
-  void split(const continuation::PathPoint& a, const continuation::PathPoint& b,
-             const linalg::SymmetricFactorization& fb) {
+  // The number of eigenvalues of K nearest zero that changed sign between a and b,
+  // matched by their vectors (|cos| > 0.5); −1 when a factorization fails.
+  int crossed_eigenvalues(const continuation::PathPoint& a, const continuation::PathPoint& b,
+                          const linalg::SymmetricFactorization& fb) {
+    const int m = std::min(problem.size(), locate.subspace_size);
+    SparseMatrix K = problem.tangent_pattern();
+    if (fb.status() != linalg::FactorStatus::Ok) return -1;
+    problem.tangent(b.q, b.lambda, K);
+    const Eigenpairs eb = nearest_eigenpairs(fb, K, m, locate.inverse_iterations);
+    problem.tangent(a.q, a.lambda, K);
+    linalg::SymmetricFactorization fa(K);
+    const linalg::FactorStatus st = fa.factorize(K);
+    factorizations += fa.stats().factorizations;
+    if (st != linalg::FactorStatus::Ok) return -1;
+    const Eigenpairs ea = nearest_eigenpairs(fa, K, m, locate.inverse_iterations);
+    if (!ea.mu.allFinite() || !eb.mu.allFinite()) return -1;
+    int crossed = 0;
+    for (int p = 0; p < m; ++p) {
+      int best = -1;
+      double overlap = 0.5;
+      for (int t = 0; t < m; ++t) {
+        const double o = std::abs(ea.x.col(p).dot(eb.x.col(t)));
+        if (o > overlap) {
+          overlap = o;
+          best = t;
+        }
+      }
+      if (best >= 0 && (ea.mu[p] < 0) != (eb.mu[best] < 0)) ++crossed;
+    }
+    return crossed;
+  }
+
+  // Splits [a, b] at its bisection point and resolves both halves. False, with the
+  // reason, when the piece cannot be split, or when its halves hold no crossing (the
+  // crossings cancel inside one half): the caller reports the piece.
+  bool split(const continuation::PathPoint& a, const continuation::PathPoint& b,
+             const linalg::SymmetricFactorization& fb, std::string& why) {
+    if (!splitting) {
+      why = "step refinement is off (critical.refine_fraction)";
+      return false;
+    }
     const Vector chord_q = b.q - a.q;
     const double chord_l = b.lambda - a.lambda;
     const double length = scaling.norm(chord_q, chord_l);
     if (!(length > min_length)) {
-      multiple(a, b, "not separated at the minimum bracket (critical.refine_fraction)");
-      return;
+      why = "not separated at the minimum bracket (critical.refine_fraction)";
+      return false;
     }
     if (midpoints >= max_midpoints) {
-      multiple(a, b, "not separated in " + std::to_string(midpoints) + " bisections");
-      return;
+      why = "not separated in " + std::to_string(midpoints) + " bisections";
+      return false;
     }
     ++midpoints;
     continuation::PathFollower f(problem, path);
     const bool ok = f.start_along(a.q, a.lambda, chord_q, chord_l, 0.5 * length, scaling) && f.advance();
     factorizations += f.factorizations();
     if (!ok) {
-      multiple(a, b, "the bisection point was not found (" + f.message() + ")");
-      return;
+      why = "the bisection point was not found (" + f.message() + ")";
+      return false;
     }
     continuation::PathPoint m = f.current();
     m.index = -1;  // not a point of the path
@@ -531,19 +657,25 @@ struct Bisection {
     // branch through a bifurcation point in the bracket).
     const double along = scaling.dot(m.q - a.q, m.lambda - a.lambda, chord_q, chord_l) / (length * length);
     const double off = scaling.norm(m.q - a.q - along * chord_q, m.lambda - a.lambda - along * chord_l);
-    if (!(along > 0.0 && along < 1.0 && off <= 0.5 * length)) {
-      multiple(a, b, "the bisection point left the bracket");
-      return;
+    if (!(along > 0.0 && along < 1.0 && off <= kMaxOffChord * length)) {
+      why = "the bisection point left the bracket";
+      return false;
     }
+    const std::size_t before = out.size();
     piece(a, m, f.factorization());
     piece(m, b, fb);
+    if (out.size() == before) {
+      why = "the bisection found no simple crossing";
+      return false;
+    }
+    return true;
   }
 };
 
 }  // namespace
 
-void CriticalPointFinder::refine_step(const continuation::PathFollower& follower, const LocateOptions& lo,
-                                      std::vector<Candidate>& out) {
+void CriticalPointFinder::resolve_step(const continuation::PathFollower& follower, const LocateOptions& lo,
+                                       std::vector<Candidate>& out) {
   const continuation::PathPoint& a = follower.previous();
   const continuation::PathPoint& b = follower.current();
   continuation::Options path = follower.options();
@@ -554,13 +686,20 @@ void CriticalPointFinder::refine_step(const continuation::PathFollower& follower
   path.max_steps = std::numeric_limits<int>::max();
   path.min_step_ratio = 1.0 / 16.0;  // a bisection point may be cut four times, then it is given up
   Bisection bis{follower.problem(), follower.scaling(), path, lo, options_.detect};
+  bis.splitting = options_.refine_fraction > 0.0 && options_.refine_fraction < 1.0;
   bis.step_length = follower.scaling().norm(b.q - a.q, b.lambda - a.lambda);
   bis.min_length = options_.refine_fraction * bis.step_length;
   // Each level halves the piece with several crossings: log₂(1/fraction) levels for
-  // each pair that needs separating, a few pairs at most.
-  const int levels = static_cast<int>(std::ceil(std::log2(1.0 / options_.refine_fraction)));
-  bis.max_midpoints = std::abs(b.negative_pivots - a.negative_pivots) * (levels + 2);
-  bis.split(a, b, follower.factorization());
+  // each pair that needs separating (or each retry of a point located outside its
+  // piece), a few at most.
+  const int levels = bis.splitting ? static_cast<int>(std::ceil(std::log2(1.0 / options_.refine_fraction))) : 0;
+  bis.max_midpoints = std::max(2, std::abs(b.negative_pivots - a.negative_pivots)) * (levels + 2);
+  bis.piece(a, b, follower.factorization());
+  if (bis.out.empty()) {
+    // The step was detected but its pieces hold nothing: crossings that cancel (an
+    // eigenvalue back across zero); reported as a multiple point, as before.
+    bis.multiple(a, b, "the bisection found no simple crossing");
+  }
   // Bracket fields on the path: the step's own points; the refinement's work
   // is counted with the first point it reports.
   for (std::size_t k = 0; k < bis.out.size(); ++k) {
@@ -569,26 +708,12 @@ void CriticalPointFinder::refine_step(const continuation::PathFollower& follower
     cp.point_after = b.index;
     cp.lambda_before = a.lambda;
     cp.lambda_after = b.lambda;
-    if (k == 0) {
+    if (k == 0 && bis.midpoints > 0) {
       cp.factorizations += bis.factorizations;
       cp.message += " (" + std::to_string(bis.midpoints) + " bisection point(s), " +
                     std::to_string(bis.factorizations) + " factorizations, counted here)";
     }
     out.push_back(Candidate{std::move(cp), std::move(bis.out[k].secant_q), bis.out[k].secant_lambda});
-  }
-  if (bis.out.empty()) {
-    // Every piece had Δneg = 0 and no sign change: crossings that cancel (an
-    // eigenvalue back across zero); report the step as before.
-    Bisection one{follower.problem(), follower.scaling(), path, lo, options_.detect};
-    one.step_length = bis.step_length;
-    one.multiple(a, b, "the bisection found no simple crossing");
-    CriticalPoint& cp = one.out.front().cp;
-    cp.point_before = a.index;
-    cp.point_after = b.index;
-    cp.lambda_before = a.lambda;
-    cp.lambda_after = b.lambda;
-    cp.factorizations = bis.factorizations;
-    out.push_back(Candidate{std::move(cp), b.q - a.q, b.lambda - a.lambda});
   }
 }
 
@@ -601,13 +726,7 @@ std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continu
   if (options_.locate) {
     LocateOptions lo = options_.locate_options;
     lo.force_scale = std::max(lo.force_scale, follower.residual_scale(0.0));
-    if (std::abs(change) >= 2 && options_.refine_fraction > 0.0 && options_.refine_fraction < 1.0) {
-      refine_step(follower, lo, candidates);
-    } else {
-      candidates.push_back({locate(follower.problem(), follower.previous(), follower.current(),
-                                   follower.factorization(), lo),
-                            Vector(), 0.0});
-    }
+    resolve_step(follower, lo, candidates);
   } else {
     CriticalPoint cp;
     cp.point_before = c->point_before;
@@ -638,19 +757,21 @@ std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continu
   return found;
 }
 
+bool CriticalPointFinder::same_point(const CriticalPoint& a, const CriticalPoint& b) const {
+  // Within what the two locations can resolve (a located point is accurate to
+  // about the location tolerance; 1e-6 / 1e-8 at the default).
+  const double dq = (a.q - b.q).norm(), dl = std::abs(a.lambda - b.lambda);
+  const double tol = options_.locate_options.tolerance;
+  return dq <= std::max(1e-6, 100.0 * tol) * (1.0 + b.q.norm()) &&
+         dl <= std::max(1e-8, 100.0 * tol) * (1.0 + std::abs(b.lambda));
+}
+
 CriticalPointFinder::Found CriticalPointFinder::record(CriticalPoint cp, int branch) {
   cp.branches = {branch};
   if (cp.converged) {
     for (std::size_t k = 0; k < points_.size(); ++k) {
       CriticalPoint& other = points_[k];
-      if (!other.converged) continue;
-      // The same point: within what the two locations can resolve (a located point
-      // is accurate to about the location tolerance; 1e-6 / 1e-8 at the default).
-      const double dq = (other.q - cp.q).norm(), dl = std::abs(other.lambda - cp.lambda);
-      const double tol = options_.locate_options.tolerance;
-      if (dq > std::max(1e-6, 100.0 * tol) * (1.0 + cp.q.norm()) ||
-          dl > std::max(1e-8, 100.0 * tol) * (1.0 + std::abs(cp.lambda)))
-        continue;
+      if (!other.converged || !same_point(other, cp)) continue;
       if (std::find(other.branches.begin(), other.branches.end(), branch) == other.branches.end()) {
         other.branches.push_back(branch);
         Found f;

@@ -549,6 +549,7 @@ void Builder::read_continuation(Spec& s) {
   o.min_step_ratio = *c_.real("continuation.min_step_ratio");
   o.max_step_ratio = *c_.real("continuation.max_step_ratio");
   o.max_step_growth = *c_.real("continuation.max_step_growth");
+  o.max_turn_degrees = *c_.real("continuation.max_turn");
   o.target_iterations = static_cast<int>(*c_.integer("continuation.target_iterations"));
   o.max_iterations = static_cast<int>(*c_.integer("continuation.max_iterations"));
   if (o.target_iterations > o.max_iterations)

@@ -67,6 +67,9 @@ const std::vector<OptionSpec>& option_table() {
        "smallest step length relative to the first; below it the run ends with step-too-small"},
       {"continuation.max_step_ratio", T::Real, "10", "[1, inf)", false, "largest step length relative to the first"},
       {"continuation.max_step_growth", T::Real, "2", "[1, inf)", false, "largest factor between consecutive steps"},
+      {"continuation.max_turn", T::Real, "20", "(0, 180]", false,
+       "arc-length steps: largest angle (degrees) between the tangents at the two ends of a step; a step that "
+       "turns more is cut (it may have jumped across a fold); 180: off"},
       {"continuation.target_iterations", T::Integer, "4", "[1, 100]", false,
        "Newton iterations per step the step control aims at"},
       {"continuation.max_iterations", T::Integer, "15", "[1, 1000]", false,
@@ -109,7 +112,8 @@ const std::vector<OptionSpec>& option_table() {
        "critical points: |phi.r|/(|phi||r|) below this classifies a bifurcation (not where det K changes "
        "and the bordered determinant does not: a limit point)"},
       {"critical.refine_fraction", T::Real, "1e-3", "[0, 1)", false,
-       "critical points: a step crossing 2+ eigenvalues is bisected down to this fraction of it (0: off)"},
+       "critical points: a step that is not one simple crossing (2+ eigenvalues, a fold and a bifurcation, a "
+       "point located outside it) is bisected down to this fraction of it (0: off)"},
       // [branches]  branch switching at located simple bifurcation points (lib/critical/branch)
       {"branches.switch", T::Bool, "true", nullptr, false,
        "branches: trace the secondary branches of located simple bifurcation points (false: primary path only)"},

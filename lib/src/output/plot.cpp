@@ -133,12 +133,14 @@ std::string critical_csv(const RunInfo& info, const analysis::TraceResult& s) {
   out += ",converged\n";
   for (std::size_t k = 0; k < s.critical_points.size(); ++k) {
     const critical::CriticalPoint& cp = s.critical_points[k].point;
-    out += fmt::format("{},{},{},{:.17g}", cp.id, critical::to_string(cp.kind),
-                       cp.branches.empty() ? 0 : cp.branches.front(), cp.lambda);
-    for (std::size_t i = 0; i < info.track_columns.size(); ++i)
-      out += fmt::format(",{:.17g}", i < s.critical_points[k].tracked.size()
-                                         ? s.critical_points[k].tracked[i]
-                                         : 0.0);
+    // A point that was not located has empty λ and displacements (gnuplot skips it).
+    out += fmt::format("{},{},{},", cp.id, critical::to_string(cp.kind), cp.branches.empty() ? 0 : cp.branches.front());
+    if (cp.converged) out += fmt::format("{:.17g}", cp.lambda);
+    for (std::size_t i = 0; i < info.track_columns.size(); ++i) {
+      out += ",";
+      if (cp.converged)
+        out += fmt::format("{:.17g}", i < s.critical_points[k].tracked.size() ? s.critical_points[k].tracked[i] : 0.0);
+    }
     out += cp.converged ? ",1\n" : ",0\n";
   }
   return out;
@@ -315,12 +317,13 @@ std::string plot_script(const RunInfo& info, const analysis::TraceResult& s, con
   if (any_unstable)
     clauses.push_back(
         "keyentry with lines lc rgb 'black' lw unstable_width dt unstable_dash title 'unstable (negative pivots)'");
-  // Markers for the kinds present; a point that was not located is an open circle
-  // at the summary's estimate.
-  bool kinds[3] = {false, false, false}, unlocated = false;
+  // Markers for the kinds present. A point that was not located has no position
+  // (critical.csv leaves its λ empty): it is not drawn, the key says how many.
+  bool kinds[3] = {false, false, false};
+  int unlocated = 0;
   for (const analysis::CriticalRecord& r : s.critical_points) {
     const critical::CriticalPoint& cp = r.point;
-    if (!cp.converged) unlocated = true;
+    if (!cp.converged) ++unlocated;
     else kinds[static_cast<int>(cp.kind == critical::CriticalKind::Limit         ? 0
                                 : cp.kind == critical::CriticalKind::Bifurcation ? 1
                                                                                  : 2)] = true;
@@ -334,10 +337,11 @@ std::string plot_script(const RunInfo& info, const analysis::TraceResult& s, con
           "'critical.csv' skip 1 using (is_kind('{}') ? column(XC) : NaN):(column(C_LAMBDA)) with points pt {} "
           "ps marker_size lc rgb 'black' title '{}'",
           kind_name[k], kind_pt[k], kind_title[k]));
-  if (unlocated)
-    clauses.push_back(
-        "'critical.csv' skip 1 using (column(C_CONVERGED) == 0 ? column(XC) : NaN):(column(C_LAMBDA)) with points "
-        "pt 6 ps marker_size lc rgb 'black' title 'not located (estimate)'");
+  if (unlocated > 0)
+    clauses.push_back(fmt::format(
+        "keyentry with points pt 6 ps marker_size lc rgb 'black' title '{} not located (not drawn; brackets in "
+        "summary.json)'",
+        unlocated == 1 ? std::string("1 critical point") : std::to_string(unlocated) + " critical points"));
   if (!s.critical_points.empty())
     clauses.push_back(
         "'critical.csv' skip 1 using (column(XC)):(column(C_LAMBDA)):(point_labels[(i - 1) * NCP + "

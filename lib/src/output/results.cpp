@@ -82,8 +82,15 @@ std::string summary_json(const RunInfo& info, const analysis::TraceResult& s) {
     x["converged"] = cp.converged;
     x["message"] = cp.message;
     x["system"] = cp.system;
-    x["lambda"] = cp.lambda;
-    x["displacements"] = displacements(rec.tracked);
+    // A point that was not located has no λ nor displacements (its last Newton
+    // iterate is meaningless: issue 19, item 3); its bracket says where it is.
+    if (cp.converged) {
+      x["lambda"] = cp.lambda;
+      x["displacements"] = displacements(rec.tracked);
+    } else {
+      x["lambda"] = nullptr;
+      x["displacements"] = nullptr;
+    }
     x["residual"] = cp.residual;
     x["newton_iterations"] = cp.newton_iterations;
     x["residual_history"] = cp.residual_history;
@@ -99,7 +106,7 @@ std::string summary_json(const RunInfo& info, const analysis::TraceResult& s) {
     x["multiplicity"] = cp.multiplicity;
     x["factorizations"] = cp.factorizations;
     x["branches"] = cp.branches;
-    if (cp.phi.size() > 0) x["mode_file"] = "modes/" + cp.id + ".csv";
+    if (cp.converged && cp.phi.size() > 0) x["mode_file"] = "modes/" + cp.id + ".csv";
     if (cp.abe) {
       const critical::BifurcationEquation& a = *cp.abe;
       ordered_json abe;
@@ -204,7 +211,7 @@ void write_summary(const fs::path& file, const RunInfo& info, const analysis::Tr
 }
 
 void write_mode(const fs::path& dir, const core::Problem& problem, const critical::CriticalPoint& cp) {
-  if (cp.phi.size() == 0) return;
+  if (!cp.converged || cp.phi.size() == 0) return;  // not located: no mode
   std::error_code ec;
   fs::create_directories(dir / "modes", ec);
   if (ec) throw OutputError((dir / "modes").string() + ": cannot create: " + ec.message());

@@ -37,6 +37,8 @@ struct Options {
   double min_step_ratio = 1e-6;          // Δs_min = ratio · Δs₀
   double max_step_ratio = 10.0;          // Δs_max = ratio · Δs₀
   double max_step_growth = 2.0;          // Δs_{k+1} ≤ growth · Δs_k
+  double max_turn_degrees = 20.0;        // arc-length steps: the tangents at the two ends of a
+                                         // step differ by at most this angle (path jumping)
   int target_iterations = 4;             // N_target of eq. (2.8)
   int max_iterations = 15;               // Newton iterations before a step is cut
   double residual_tolerance = 1e-10;     // ‖g‖ ≤ tol · max(‖r‖ max(1,|λ|), ‖g(0,0)‖)
@@ -145,7 +147,10 @@ class PathFollower {
   bool correct(const Constraint& constraint, Vector& q, double& lambda, const StepFrame& frame, const Vector& q_start, double lambda_start,
                int& iterations, double& residual, std::string& why);
   bool assemble_and_factor(linalg::SymmetricFactorization& f, const Vector& q, double lambda);
-  bool tangent_at(const Vector& q, double lambda, const Vector* orient_q, double orient_l);
+  // The unit tangent at (q, λ), oriented along orient when given; with commit false
+  // only *cos_previous (its cosine with the current tangent, scaled norm) is set.
+  bool tangent_at(const Vector& q, double lambda, const Vector* orient_q, double orient_l,
+                  double* cos_previous = nullptr, bool commit = true);
   void load_vector(const Vector& q, double lambda, Vector& r);
   void set_scaling(const Vector& v);
   std::string singular_message(const linalg::SymmetricFactorization& f) const;
@@ -153,7 +158,8 @@ class PathFollower {
   void eval_residual(const Vector& q, double lambda, Vector& g);
   // Eq. (2.11): the converged step (secant in new_secant_q_, secant_l) did not jump
   // off the branch nor turn back; otherwise false with the reason.
-  bool stays_on_branch(const Constraint& constraint, double secant_l, std::string& why) const;
+  bool stays_on_branch(const Constraint& constraint, double alpha, double secant_l, double ds,
+                       std::string& why) const;
   bool control_at_turning_point() const;
   std::string control_turning_message() const;
 

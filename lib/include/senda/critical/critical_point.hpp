@@ -83,6 +83,9 @@ struct CriticalPoint {
   bool converged = false;
   std::string message;    // why not converged, or how it was located
   std::string system;     // "SPL" or "SPB": the system that converged
+  // The located point and its mode. When converged is false they are the last
+  // Newton iterate (or a bracket end) and mean nothing: the outputs give no λ,
+  // displacements nor mode for such a point, only its bracket below.
   Vector q, phi;
   double lambda = 0.0;
   double gamma = 0.0;     // SPB unfolding parameter at the solution (≈ 0)
@@ -152,10 +155,12 @@ struct FinderOptions {
   bool locate = true;  // false: report crossings as unlocated critical points
   LocateOptions locate_options;
   // Step refinement (docs/theory.md §4, "Close critical points"): a step whose
-  // inertia changes by 2 or more is bisected on the path until every piece changes
-  // it by at most 1 (each simple crossing then located) or is shorter, in the
-  // scaled norm, than refine_fraction × the step; what remains is a multiple
-  // point. 0 turns the refinement off.
+  // signs do not describe exactly one simple crossing (its inertia changes by 2 or
+  // more, or by 0 with the bordered determinant changed: a fold and a bifurcation
+  // point), or whose point is located outside it, is bisected on the path until
+  // every piece holds one simple crossing located inside it, or is shorter, in the
+  // scaled norm, than refine_fraction × the step; what remains is a multiple point,
+  // or a point not located with its bracket. 0 turns the refinement off.
   double refine_fraction = 1e-3;
 };
 
@@ -163,8 +168,9 @@ struct FinderOptions {
 // step crossed a critical point under the chosen test it is located (or reported
 // unlocated) and numbered LP1, LP2… / BP1… / MP1… in order of discovery. A point
 // located again on another branch is the same point, with a second branch reference.
-// A step that crossed several close points (|Δneg| ≥ 2) is refined and reports
-// each of them, in their order along the path.
+// A step that crossed several close points is refined and reports each of them,
+// in their order along the path (FinderOptions::refine_fraction). A located point
+// outside its bracket is never reported as located (issue 19, item 2).
 class CriticalPointFinder {
  public:
   struct Found {
@@ -191,9 +197,10 @@ class CriticalPointFinder {
     Vector secant_q;
     double secant_lambda = 0.0;
   };
-  void refine_step(const continuation::PathFollower& follower, const LocateOptions& lo,
-                   std::vector<Candidate>& out);
+  void resolve_step(const continuation::PathFollower& follower, const LocateOptions& lo,
+                    std::vector<Candidate>& out);
   Found record(CriticalPoint cp, int branch);
+  bool same_point(const CriticalPoint& a, const CriticalPoint& b) const;
 
   FinderOptions options_;
   std::vector<CriticalPoint> points_;
