@@ -62,7 +62,8 @@ const std::vector<OptionSpec>& option_table() {
       {"continuation.control", T::Record, nullptr, "NODE COMP", false,
        "controlled degree of freedom; required with constraint = displacement"},
       {"continuation.initial_step", T::Real, "0.05", "(0, inf)", false,
-       "load-factor increment of the first predictor; fixes the first step length"},
+       "load-factor increment of the first predictor; fixes the first step length (refused, exit 2, below "
+       "what the model resolves: a force under the residual tolerance)"},
       {"continuation.min_step_ratio", T::Real, "1e-6", "(0, 1]", false,
        "smallest step length relative to the first; below it the run ends with step-too-small"},
       {"continuation.max_step_ratio", T::Real, "10", "[1, inf)", false, "largest step length relative to the first"},
