@@ -622,9 +622,9 @@ void Builder::read_continuation(Spec& s) {
 }
 
 void Builder::read_design(Spec& s) {
+  std::set<std::string, std::less<>> seen;  // not a scan per line: 200 000 lines (issue 20)
   for (const Entry* e : c_.all("design.parameter"))
-    if (std::find(s.design_parameters.begin(), s.design_parameters.end(), e->value) == s.design_parameters.end())
-      s.design_parameters.push_back(e->value);
+    if (seen.insert(e->value).second) s.design_parameters.push_back(e->value);
   analysis::DesignOptions& d = s.analysis.design;
   if (auto t = c_.text("design.follow")) {
     std::string v = *t;

@@ -528,8 +528,8 @@ void Config::add(Entry e, bool is_override, bool defer_substitution) {
     validate_scalar(e, *o);
   }
   if (!o->repeatable) {
-    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& x) { return x.key == e.key; });
-    if (it != entries_.end()) {
+    if (const auto at = last_.find(e.key); at != last_.end()) {
+      Entry* it = &entries_[at->second];
       if (is_override) {
         *it = std::move(e);
         if (is_parameter) substitute_all();
@@ -539,6 +539,7 @@ void Config::add(Entry e, bool is_override, bool defer_substitution) {
                         "given twice (first at line " + std::to_string(it->line) + "); only repeatable keys may repeat");
     }
   }
+  last_[e.key] = entries_.size();
   entries_.push_back(std::move(e));
 }
 
@@ -737,10 +738,8 @@ void Config::check_design() const {
 }
 
 const Entry* Config::find(std::string_view key) const {
-  const Entry* found = nullptr;
-  for (const Entry& e : entries_)
-    if (e.key == key) found = &e;
-  return found;
+  const auto at = last_.find(key);
+  return at == last_.end() ? nullptr : &entries_[at->second];
 }
 
 std::vector<const Entry*> Config::all(std::string_view key) const {
