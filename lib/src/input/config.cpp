@@ -551,6 +551,9 @@ Config Config::read_file(const fs::path& file) {
   const std::string name = file.string();
   std::error_code ec;
   const fs::file_status st = fs::status(file, ec);
+  // A symlink loop, a permission denied: the system's words, not "no such file".
+  if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+    throw ConfigError(name, 0, "", "cannot be read: " + ec.message());
   if (ec || !fs::exists(st)) throw ConfigError(name, 0, "", "no such file");
   if (fs::is_directory(st)) throw ConfigError(name, 0, "", "is a directory, not a configuration file");
   if (!fs::is_regular_file(st)) throw ConfigError(name, 0, "", "not a regular file");
