@@ -97,10 +97,12 @@ stop_case() {
 # Newton iterations of the first step (path.csv holds the start point only).
 stop_case newton TERM path.csv 2 0.5 summary.json "$work/arch.cfg" continuation.max_iterations=1000
 grep -q '"points": 1,' "$work/newton/summary.json" || die "newton: the signal did not come inside the first step"
-# Cutting of the first step: a few iterations per trial, then halved.
-stop_case cutting INT path.csv 2 0.5 summary.json "$work/arch.cfg" continuation.max_iterations=4 \
-  continuation.target_iterations=4 continuation.min_step_ratio=1e-12
+# Cutting of the first step: at lambda = 1e8, three iterations per trial, then
+# halved some fifty times (two seconds) before step-too-small.
+stop_case cutting INT path.csv 2 0.3 summary.json "$work/arch.cfg" continuation.initial_step=1e8 \
+  continuation.max_iterations=3 continuation.target_iterations=3 continuation.min_step_ratio=1e-17
 grep -q '"points": 1,' "$work/cutting/summary.json" || die "cutting: the signal did not come inside the first step"
+grep -q '"failed_steps": 0,' "$work/cutting/summary.json" && die "cutting: no step was cut before the signal"
 # The curve of critical points (summary.json is first written when the paths end).
 stop_case curve TERM summary.json 1 0.5 summary.json "$work/arch-h.cfg" --primary-only
 grep -q '"curves"' "$work/curve/summary.json" || die "curve: no curves in summary.json"
