@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "senda/continuation/path_follower.hpp"
+#include "senda/critical/critical_point.hpp"
 #include "senda/model/model.hpp"
 #include "senda/model/truss.hpp"
 
@@ -228,4 +229,23 @@ TEST_CASE("a scaled norm that overflows is said to, not 'the load does not move'
   CHECK(f.message().find("overflows") != std::string::npos);
   CHECK(f.message().find("psi = 1e+300") != std::string::npos);
   CHECK(f.message().find("does not move") == std::string::npos);
+}
+
+TEST_CASE("the location of a critical point polls the stop request", "[continuation][critical][hostile][stop]") {
+  // refine() (SPL/SPB Newton) ends at the first poll that asks, not converged.
+  const Model model = von_mises();
+  // The symmetric truss's limit point: w = h (1 − 1/√3), near where Newton starts.
+  const Vector q = Vector::Constant(1, -0.5 * (1 - 1 / std::sqrt(3.0)) * 0.9);
+  const Vector phi = Vector::Ones(1);
+  critical::LocateOptions lo;
+  int polls = 0;
+  lo.stop_requested = [&polls] { return ++polls > 1; };
+  const critical::CriticalPoint cp = critical::refine(model, q, 0.19, phi, 0.1, critical::AugmentedSystem::Auto, lo);
+  CHECK_FALSE(cp.converged);
+  CHECK(cp.message == "interrupted");
+  CHECK(cp.newton_iterations <= 1);
+  // Without the request it converges from there.
+  lo.stop_requested = nullptr;
+  const critical::CriticalPoint ok = critical::refine(model, q, 0.19, phi, 0.1, critical::AugmentedSystem::Auto, lo);
+  CHECK(ok.converged);
 }
