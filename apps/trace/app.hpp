@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "senda/analysis/analysis.hpp"
 #include "senda/continuation/path_follower.hpp"
 #include "senda/input/builder.hpp"
 #include "senda/input/config.hpp"
@@ -23,13 +24,13 @@ namespace trace_app {
 
 // Exit codes of the trace command.
 inline constexpr int kExitOk = 0;           // completed or max-steps
-inline constexpr int kExitFailed = 1;       // step-too-small, diverged, an output error (results kept)
+inline constexpr int kExitFailed = 1;       // step-too-small, diverged, stalled, an output error (results kept)
 inline constexpr int kExitBadInput = 2;     // bad input or command line (nothing written)
 inline constexpr int kExitInternal = 3;     // a bug
 inline constexpr int kExitInterrupted = 130;
 
-// Exit status of a finished trace: 0 completed or max-steps, 1 step-too-small
-// or diverged, 130 interrupted.
+// Exit status of a finished trace: 0 completed or max-steps, 1 step-too-small,
+// diverged or stalled, 130 interrupted.
 int exit_code(senda::continuation::Termination t);
 
 struct Command {
@@ -60,6 +61,9 @@ senda::output::RunInfo run_info(const senda::input::Spec& spec);
 // The three ways of running a config. Each returns the exit code; bad input
 // found before anything is written throws ConfigError (or DirectoryRefused).
 int run_trace(const senda::input::Config& config, const Command& cmd);
+// Starts the analysis; a first step below what the model resolves (the follower's
+// StepTooSmall at the start) is thrown as a ConfigError at continuation.initial_step.
+void refuse_unresolvable_step(const senda::input::Config& config, senda::analysis::Analysis& analysis);
 int run_sweep(const senda::input::Config& config, const Command& cmd);
 int run_imperfection(const senda::input::Config& config, const Command& cmd);
 

@@ -25,7 +25,8 @@ constexpr const char* kUsage =
 constexpr const char* kExitCodes =
     "exit codes:\n"
     "  0    the trace ran: completed (a stop criterion was met) or max-steps\n"
-    "  1    the trace ended early: step-too-small or diverged (results kept)\n"
+    "  1    the trace ended early: step-too-small or diverged, or stalled (max-steps\n"
+    "       without the path moving) (results kept)\n"
     "  2    bad input or command line (message on stderr, nothing written)\n"
     "  3    internal error (a bug: please report it)\n"
     "  130  interrupted by SIGINT or SIGTERM (summary.json says interrupted)\n";

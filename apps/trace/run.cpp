@@ -26,7 +26,8 @@ int exit_code(Termination t) {
     case Termination::Interrupted: return kExitInterrupted;
     case Termination::Running:
     case Termination::StepTooSmall:
-    case Termination::Diverged: return kExitFailed;
+    case Termination::Diverged:
+    case Termination::Stalled: return kExitFailed;
   }
   return kExitFailed;
 }
@@ -41,12 +42,20 @@ senda::output::RunInfo run_info(const senda::input::Spec& spec) {
   return info;
 }
 
+void refuse_unresolvable_step(const senda::input::Config& config, senda::analysis::Analysis& analysis) {
+  // The follower refuses a first step below what the model resolves (issue 20):
+  // the user asked for it, so it is bad input, at the line of the key.
+  if (analysis.start() || analysis.follower().termination() != Termination::StepTooSmall) return;
+  config.fail(config.find("continuation.initial_step"), "continuation.initial_step", analysis.follower().message(),
+              fmt::format("[{:g}, inf) for this model", analysis.follower().smallest_load_increment()));
+}
+
 int run_trace(const senda::input::Config& config, const Command& cmd) {
   const senda::input::Spec spec = senda::input::build(config);
   const bool plot = cmd.plot || spec.output.plot;
   senda::input::check_mechanism(spec);  // a mechanism is bad input: found before anything is written
   senda::analysis::Analysis analysis(*spec.model, spec.analysis, senda::input::design_parameters(config, spec));
-  analysis.start();
+  refuse_unresolvable_step(config, analysis);
   senda::output::ResultsDir::check(cmd.out_dir, cmd.overwrite);
   // Interrupted while reading, building or starting: the old results stay as they are.
   if (stop_requested()) return kExitInterrupted;

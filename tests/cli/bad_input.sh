@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs trace on every tests/bad-input/*.cfg: each must exit 2, print a message
 # naming the file and holding the text of its first line "# expect: TEXT", and
-# write nothing. Also a missing file and a directory given as the file.
+# write nothing. Also a missing file, a directory given as the file, and symlink
+# loops as the file and as its mode file.
 # usage: bad_input.sh TRACE SOURCE_DIR WORK_DIR
 set -u
 trace=$1; src=$2; work=$3
@@ -28,5 +29,13 @@ for cfg in "$src"/tests/bad-input/*.cfg; do
 done
 check missing-file "$src/tests/bad-input/does-not-exist.cfg" "no such file"
 check directory "$src/tests/bad-input" "is a directory, not a configuration file"
+# A symlink loop is not "no such file" (issue 20): the system's words.
+ln -sfn loop.cfg "$work/loop.cfg"
+check symlink-loop "$work/loop.cfg" "Too many levels of symbolic links"
+# The same for a mode file (model.imperfection) that is a symlink loop.
+ln -sfn loop.csv "$work/loop.csv"
+printf '%s\n' '[model]' 'node = 1 -1 0' 'node = 2 0 2' 'node = 3 1 0' 'truss = 1 1 2 1' 'truss = 2 2 3 1' \
+  'fix = 1 all' 'fix = 3 all' 'load = 2 uy -1' "imperfection = $work/loop.csv 0.001" > "$work/mode-loop.cfg"
+check mode-symlink-loop "$work/mode-loop.cfg" "cannot read the mode file '$work/loop.csv': Too many levels of symbolic links"
 echo "$n cases"
 exit $fail

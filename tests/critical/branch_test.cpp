@@ -159,7 +159,8 @@ TEST_CASE("branch and curve terminations: one kebab-case spelling each", "[branc
   // summary.json writes these; a branch's follower terminations must read as the
   // path's own (continuation::to_string), so that one status has one spelling.
   for (Termination t : {Termination::Running, Termination::Completed, Termination::MaxSteps,
-                        Termination::StepTooSmall, Termination::Diverged, Termination::Interrupted}) {
+                        Termination::StepTooSmall, Termination::Diverged, Termination::Interrupted,
+                        Termination::Stalled}) {
     INFO(continuation::to_string(t));
     CHECK(std::string(to_string(branch_end(t))) == continuation::to_string(t));
   }

@@ -81,6 +81,24 @@ class Adapter final : public critical::ExplorerEvents {
   const critical::BranchExplorer& explorer_;
 };
 
+// A run from a saved state traces secondary branches only: it ended as the best
+// of them did (issue 20: it was "completed" when every branch had diverged).
+// Completed or rejoined, else max-steps, else step-too-small, else stalled, else
+// diverged (no branch, or every one diverged).
+Termination from_termination(const std::vector<critical::Branch>& branches) {
+  using critical::BranchEnd;
+  const auto any = [&](std::initializer_list<BranchEnd> ends) {
+    return std::any_of(branches.begin(), branches.end(), [&](const critical::Branch& b) {
+      return b.id > 0 && std::find(ends.begin(), ends.end(), b.termination) != ends.end();
+    });
+  };
+  if (any({BranchEnd::Completed, BranchEnd::Rejoined})) return Termination::Completed;
+  if (any({BranchEnd::MaxSteps})) return Termination::MaxSteps;
+  if (any({BranchEnd::StepTooSmall})) return Termination::StepTooSmall;
+  if (any({BranchEnd::Stalled})) return Termination::Stalled;
+  return Termination::Diverged;
+}
+
 }  // namespace
 
 TraceResult Analysis::run() {
@@ -95,13 +113,20 @@ TraceResult Analysis::run(Observer& observer) {
 
   TraceResult r;
   r.unknowns = problem_.size();
-  critical::BranchExplorer explorer(problem_, options_.explorer);
+  // Every long loop polls the observer: steps and their cuts, Newton iterations,
+  // the location of critical points and its bisection (issue 20).
+  const std::function<bool()> stop = [&observer] { return observer.stop_requested(); };
+  follower_.set_stop_requested(stop);
+  critical::ExplorerOptions eo = options_.explorer;
+  eo.path.stop_requested = stop;
+  eo.finder.locate_options.stop_requested = stop;
+  critical::BranchExplorer explorer(problem_, eo);
   Adapter adapter(observer, r, explorer);
   const std::optional<SavedState>& saved = options_.from;
   if (saved) {
     explorer.run_from(saved->point, saved->scaling, saved->initial_step * explorer.options().switch_step_ratio,
                       adapter);
-    r.termination = explorer.interrupted() ? Termination::Interrupted : Termination::Completed;
+    r.termination = explorer.interrupted() ? Termination::Interrupted : from_termination(explorer.branches());
     r.message = "secondary branches from " + saved->point.id + " (saved state " + saved->source + ")";
   } else {
     if (ok) explorer.run(follower_, adapter);

@@ -71,16 +71,26 @@ ImperfectionRun imperfection_study(const core::ProblemFamily& family, const std:
     r.message = std::string("the perfect structure (") + parameter + " = 0) cannot be built: " + e.what();
     return r;
   }
+  // Polled inside each path too: its steps and Newton iterations, its location.
+  continuation::Options p = path;
+  critical::FinderOptions f = finder;
+  p.stop_requested = stop;
+  f.locate_options.stop_requested = stop;
   std::string why;
   const std::optional<critical::CriticalPoint> cp =
-      critical::first_critical_point(*perfect, Vector::Zero(perfect->size()), 0.0, path, finder, &why);
+      critical::first_critical_point(*perfect, Vector::Zero(perfect->size()), 0.0, p, f, &why);
+  if (stop && stop()) {
+    r.study.interrupted = true;
+    r.message = "interrupted while the perfect structure was traced";
+    return r;
+  }
   if (!cp) {
     r.message = "the perfect structure (" + parameter + " = 0) has no located critical point: " + why;
     return r;
   }
   r.perfect_id = cp->id;
   r.perfect_kind = cp->kind;
-  r.study = critical::imperfection_sensitivity(family, amplitudes, cp->lambda, path, finder, stop);
+  r.study = critical::imperfection_sensitivity(family, amplitudes, cp->lambda, p, f, stop);
   r.study.lambda_perfect = cp->lambda;
   return r;
 }

@@ -17,6 +17,7 @@ const char* to_string(Termination t) {
     case Termination::StepTooSmall: return "step-too-small";
     case Termination::Diverged: return "diverged";
     case Termination::Interrupted: return "interrupted";
+    case Termination::Stalled: return "stalled";
   }
   return "?";
 }
@@ -38,6 +39,11 @@ constexpr double kMinTangentCosine = 0.5;
 // branch the correction is about κΔs²/2 against Δs, and halving the step meets the
 // bound; a corrector that converged on another part of the path does not.
 constexpr double kMaxCorrectionFloor = 0.05;
+// Round-off of a position or a step: 64 eps of its size (as the corrector's floor).
+constexpr double kRoundOff = 64.0 * std::numeric_limits<double>::epsilon();
+// max_steps reached with the end point this fraction of the arc length walked, or
+// less, from the start: the path went back and forth (Stalled), not along.
+constexpr double kStalledFraction = 0.1;
 std::string format_number(double x) {
   char b[32];
   std::snprintf(b, sizeof b, "%.3g", x);
@@ -89,6 +95,18 @@ void PathFollower::finish(Termination t, std::string why) {
     termination_ = t;
     message_ = std::move(why);
   }
+}
+
+bool PathFollower::stop_polled() {
+  if (!options_.stop_requested || !options_.stop_requested()) return false;
+  interrupt();
+  return true;
+}
+
+double PathFollower::resolvable_step() const {
+  const double unit = unit_load_length_ > 0.0 ? unit_load_length_ : scaling_.psi;
+  const double y = current_.q.size() == problem_.size() ? scaling_.norm(current_.q, current_.lambda) : 0.0;
+  return std::max({kRoundOff * y, resolvable_load_ * unit, kRoundOff * unit, std::numeric_limits<double>::min()});
 }
 
 void PathFollower::eval_residual(const Vector& q, double lambda, Vector& g) {
@@ -207,10 +225,10 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
   // members (docs/notes/eriksson-frame.md §6: measured ‖g‖ ≈ 0.4 eps T, stagnant).
   // A real unbalance is not accepted: Newton reduces it (quadratically), so it is
   // not stagnant, or it is above 64 eps T.
-  constexpr double kRoundOff = 64.0 * std::numeric_limits<double>::epsilon();
   double round_off = 0.0, previous = INFINITY;
   int it = 0;
   for (;; ++it) {
+    if (stop_polled()) return false;
     eval_residual(q, lambda0, g);
     if (!finite(g)) {
       finish(Termination::Diverged, "residual not finite at the start point");
@@ -250,7 +268,15 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
   set_scaling(v);
   const Vector zero = Vector::Zero(n);
   if (!tangent_at(q, lambda0, &zero, options_.direction >= 0 ? 1.0 : -1.0)) {
-    finish(Termination::Diverged, "the load does not move the structure (zero tangent)");
+    // Say which: a scaled norm that overflows (ψ = 1e300 squared) is not a load
+    // that does not move the structure (issue 20).
+    if (!std::isfinite(scaling_.norm(v, 1.0)))
+      finish(Termination::Diverged, "the scaled norm of the first tangent overflows: psi = " +
+                                        format_number(scaling_.psi) + ", the largest weight of the unknowns " +
+                                        format_number(scaling_.w.cwiseAbs().maxCoeff()) +
+                                        " (psi out of range, or auto_scale = false with unknowns too large)");
+    else
+      finish(Termination::Diverged, "the load does not move the structure (zero tangent)");
     return false;
   }
   if (options_.constraint == ConstraintKind::DisplacementControl) {
@@ -270,11 +296,30 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
     control_sign_ = tq_[j] > 0.0 ? 1 : -1;
     control_share0_ = share;
   }
-  ds0_ = std::abs(options_.initial_load_increment) * scaling_.norm(v, 1.0);
+  unit_load_length_ = scaling_.norm(v, 1.0);
+  // The first step must be one the residual test resolves (resolvable_step()): a
+  // load increment whose force ‖r‖Δλ is below tol_r F gives points the corrector
+  // cannot tell from the start point (issue 20: at Δλ = 1e-200 the von Mises truss
+  // reported 355 limit points with λ at ±1e-200). Refused, not raised: the caller
+  // asked for that step.
+  const double r_norm = r.norm();
+  resolvable_load_ = r_norm > 0.0 ? std::max(options_.residual_tolerance, kRoundOff) * residual_scale(lambda0) / r_norm
+                                  : 0.0;
+  if (!(std::abs(options_.initial_load_increment) >= resolvable_load_)) {
+    finish(Termination::StepTooSmall,
+           "the first step (a load increment of " + format_number(std::abs(options_.initial_load_increment)) +
+               ") is below what the model resolves: its force is under the residual tolerance; the smallest "
+               "increment it resolves is " + format_number(resolvable_load_));
+    return false;
+  }
+  ds0_ = std::abs(options_.initial_load_increment) * unit_load_length_;
   ds_ = ds0_;
   ds_min_ = options_.min_step_ratio * ds0_;
   ds_max_ = options_.max_step_ratio * ds0_;
   has_secant_ = false;
+  q_start_ = q;
+  lambda_start_ = lambda0;
+  arc_length_ = 0.0;
   current_ = PathPoint{};
   current_.q = q;
   current_.lambda = lambda0;
@@ -315,6 +360,11 @@ bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& t
   }
   tq_ = tq / nrm;
   tl_ = tl / nrm;
+  unit_load_length_ = 0.0;  // resolvable_step(): ψ
+  resolvable_load_ = 0.0;
+  q_start_ = q0;
+  lambda_start_ = lambda0;
+  arc_length_ = 0.0;
   ds0_ = ds;
   ds_ = ds;
   ds_min_ = options_.min_step_ratio * ds0_;
@@ -365,6 +415,10 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
   // converged step stays well inside the bound, so its tests are unchanged.
   double load_scale0 = 0.0, size0 = 0.0;
   for (int it = 0;; ++it) {
+    if (stop_polled()) {
+      why = "interrupted";
+      return false;
+    }
     eval_residual(q, lambda, g);
     residual = g.norm();  // not finite when g is not (or, for a finite g, overflows)
     if (!std::isfinite(residual)) {
@@ -518,6 +572,16 @@ bool PathFollower::advance() {
   if (done()) return false;
   crossing_.reset();
   for (;;) {
+    // Polled before each trial, every cut included (issue 20: a step halved forever
+    // could not be stopped).
+    if (stop_polled()) return false;
+    // A step below what the model resolves is not tried: its corrector would accept
+    // the start point again (a subnormal Δs on a branch, start_along()).
+    if (const double floor = resolvable_step(); !(ds_ >= floor)) {
+      finish(Termination::StepTooSmall, "step length " + format_number(ds_) +
+                                            " below the smallest the model resolves here, " + format_number(floor));
+      return false;
+    }
     // The frame keeps its tangent storage from step to step (no allocation).
     StepFrame& frame = frame_;
     frame.scaling = &scaling_;
@@ -590,9 +654,16 @@ bool PathFollower::advance() {
       }
     }
     if (!ok) {
+      if (done()) return false;  // interrupted inside the corrector
       ++stats_.failed_steps;
       ds_ *= 0.5;
-      if (ds_ < ds_min_) {
+      // Cut down to Δs_min, or to what the model resolves, whichever is larger: a
+      // subnormal Δs₀ made Δs_min zero and the halving endless (issue 20).
+      const double floor = std::max(ds_min_, resolvable_step());
+      if (ds_ < floor) {
+        if (ds_min_ < floor)
+          why += "; the step was cut to " + format_number(2.0 * ds_) + ", the smallest the model resolves here is " +
+                 format_number(floor);
         if (constraint.kind() == ConstraintKind::DisplacementControl && control_at_turning_point())
           finish(Termination::StepTooSmall, control_turning_message() + "; the last attempt: " + why);
         else
@@ -633,6 +704,7 @@ bool PathFollower::advance() {
     current_.negative_pivots = point_->negative_pivots();
     current_.bordered_sign = current_.det_sign * (tl_ >= 0.0 ? 1 : -1);
     ++stats_.steps;
+    arc_length_ += frame.ds;
     first_step_constraint_.reset();
     if (skip_crossing_) {
       skip_crossing_ = false;
@@ -656,8 +728,17 @@ bool PathFollower::advance() {
     else if (options_.stop_at_zero_load && previous_.index > 0 &&
              ((previous_.lambda > 0 && current_.lambda <= 0) || (previous_.lambda < 0 && current_.lambda >= 0)))
       finish(Termination::Completed, "load factor returned to zero");
-    else if (current_.index >= options_.max_steps)
-      finish(Termination::MaxSteps, "maximum number of steps reached");
+    else if (current_.index >= options_.max_steps) {
+      // The end point's distance from the start, against the arc length walked: a
+      // path that went back and forth in place is no result (issue 20).
+      const double moved = scaling_.norm(current_.q - q_start_, current_.lambda - lambda_start_);
+      if (!(moved > kStalledFraction * arc_length_))
+        finish(Termination::Stalled, "maximum number of steps reached, and the path did not move: after an arc "
+                                     "length of " + format_number(arc_length_) + " its end is " +
+                                     format_number(moved) + " from its start");
+      else
+        finish(Termination::MaxSteps, "maximum number of steps reached");
+    }
     return true;
   }
 }

@@ -17,6 +17,7 @@ const char* to_string(BranchEnd e) {
     case BranchEnd::StepTooSmall: return "step-too-small";
     case BranchEnd::Diverged: return "diverged";
     case BranchEnd::Interrupted: return "interrupted";
+    case BranchEnd::Stalled: return "stalled";
     case BranchEnd::Rejoined: return "rejoined";
     case BranchEnd::NotTraced: return "not-traced";
   }
@@ -32,6 +33,7 @@ BranchEnd branch_end(continuation::Termination t) {
     case Termination::StepTooSmall: return BranchEnd::StepTooSmall;
     case Termination::Diverged: return BranchEnd::Diverged;
     case Termination::Interrupted: return BranchEnd::Interrupted;
+    case Termination::Stalled: return BranchEnd::Stalled;
   }
   return BranchEnd::Running;
 }

@@ -627,6 +627,12 @@ ImperfectionStudy imperfection_sensitivity(const ProblemFamily& family, const st
     } catch (const std::exception& e) {
       why = std::string("the model failed at this amplitude: ") + e.what();
     }
+    // The path polls `stop` too (analysis::imperfection_study): an amplitude cut
+    // short by it is dropped, not reported as one without a maximum.
+    if (stop && stop()) {
+      study.interrupted = true;
+      break;
+    }
     if (cp && cp->kind == CriticalKind::Limit) {
       ip.found = true;
       ip.lambda_max = cp->lambda;

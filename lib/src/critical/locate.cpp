@@ -319,6 +319,10 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       cp.message = "no convergence in " + std::to_string(it) + " iterations (" + cp.system + ")";
       return cp;
     }
+    if (options.stop_requested && options.stop_requested()) {
+      cp.message = "interrupted";
+      return cp;
+    }
     // Start as a limit point; switch to SPB when φᵀr vanishes or SPL converges only linearly.
     if (!spb && system == AugmentedSystem::Auto) {
       const auto& h = cp.residual_history;

@@ -180,6 +180,8 @@ std::map<std::pair<int, int>, double> Builder::read_imperfection() const {
   {
     std::error_code ec;
     const fs::file_status st = fs::status(f[0], ec);
+    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+      f.fail("cannot read the mode file '" + f[0] + "': " + ec.message(), "a modes/<id>.csv written by trace");
     if (ec || !fs::exists(st)) f.fail("cannot read the mode file '" + f[0] + "': no such file", "a modes/<id>.csv written by trace");
     if (!fs::is_regular_file(st)) f.fail("the mode file '" + f[0] + "' is not a regular file", "a modes/<id>.csv written by trace");
     if (fs::file_size(f[0], ec) > 64u * 1024u * 1024u || ec) f.fail("the mode file '" + f[0] + "' is larger than 64 MiB");
@@ -248,7 +250,7 @@ void Builder::read_nodes() {
     lo = lo.cwiseMin(x);
     hi = hi.cwiseMax(x);
   }
-  extent_ = (hi - lo).norm();
+  extent_ = (hi - lo).stableNorm();
 }
 
 void Builder::read_elements() {
@@ -264,9 +266,18 @@ void Builder::read_elements() {
   };
   auto bar_length = [&](const Fields& f, const NodeInfo& a, const NodeInfo& b) {
     if (a.index == b.index) f.fail("connects node " + f[1] + " to itself");
-    const double l0 = (model_->node_position(b.index) - model_->node_position(a.index)).norm();
-    if (!(l0 > 1e-12 * extent_))
-      f.fail("zero length: nodes " + f[1] + " and " + f[2] + " are at the same position");
+    // stableNorm: nodes 1e-300 apart have a squared length that underflows to 0.
+    const double l0 = (model_->node_position(b.index) - model_->node_position(a.index)).stableNorm();
+    if (!(l0 > 1e-12 * extent_)) {
+      // The coordinates, whole: nodes 1e-300 apart are not "at the same position".
+      const auto at = [&](const NodeInfo& n) {
+        const auto x = model_->node_position(n.index);
+        return fmt::format("({:.17g}, {:.17g}, {:.17g})", x[0], x[1], x[2]);
+      };
+      if (l0 == 0.0) f.fail("zero length: nodes " + f[1] + " and " + f[2] + " are at the same position " + at(a));
+      f.fail(fmt::format("zero length: nodes {} {} and {} {} are {:.3g} apart, below 1e-12 of the model's extent ({:.3g})",
+                         f[1], at(a), f[2], at(b), l0, extent_));
+    }
     return l0;
   };
   auto use = [&](int node, Component c) { used_.insert({node, static_cast<int>(c)}); };
@@ -300,7 +311,26 @@ void Builder::read_elements() {
   std::vector<Member> members;  // beam members in input order, meshed after the hinges are read
   const long max_elements = *c_.integer("model.max_elements");
   long elements = static_cast<long>(records("model.truss").size() + records("model.spring").size());
-  for (const Fields& f : records("model.beam")) {
+  const std::vector<Fields> beams = records("model.beam");
+  // The total first, from the N fields alone: the loop below records every element
+  // id of a member, and 2·10⁶ of them cost a second and 600 MB before the member
+  // that crossed the bound was reached (issue 20: 1000 members of N = 100 000).
+  {
+    long total = elements;
+    for (const Fields& f : beams) {
+      if (f.size() != 7) {
+        ++total;
+        continue;
+      }
+      const long v = parse_integer(f.entry(), f[6], "N", "[1, 100000]");
+      total += std::clamp(v, 1L, 100000L);
+      if (total > max_elements)
+        f.fail("N: with this member the model has " + std::to_string(total) + " elements, more than model.max_elements = " +
+                   std::to_string(max_elements) + " (raise model.max_elements for a larger model)",
+               "at most model.max_elements elements in all");
+    }
+  }
+  for (const Fields& f : beams) {
     f.require(6, 7);
     if (dim_ != 2) f.fail("beam elements are plane (2D): use dim = 2");
     const int id = check_id(f);
@@ -623,9 +653,9 @@ void Builder::read_continuation(Spec& s) {
 }
 
 void Builder::read_design(Spec& s) {
+  std::set<std::string, std::less<>> seen;  // not a scan per line: 200 000 lines (issue 20)
   for (const Entry* e : c_.all("design.parameter"))
-    if (std::find(s.design_parameters.begin(), s.design_parameters.end(), e->value) == s.design_parameters.end())
-      s.design_parameters.push_back(e->value);
+    if (seen.insert(e->value).second) s.design_parameters.push_back(e->value);
   analysis::DesignOptions& d = s.analysis.design;
   if (auto t = c_.text("design.follow")) {
     std::string v = *t;

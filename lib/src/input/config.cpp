@@ -62,7 +62,8 @@ const std::vector<OptionSpec>& option_table() {
       {"continuation.control", T::Record, nullptr, "NODE COMP", false,
        "controlled degree of freedom; required with constraint = displacement"},
       {"continuation.initial_step", T::Real, "0.05", "(0, inf)", false,
-       "load-factor increment of the first predictor; fixes the first step length"},
+       "load-factor increment of the first predictor; fixes the first step length (refused, exit 2, below "
+       "what the model resolves: a force under the residual tolerance)"},
       {"continuation.min_step_ratio", T::Real, "1e-6", "(0, 1]", false,
        "smallest step length relative to the first; below it the run ends with step-too-small"},
       {"continuation.max_step_ratio", T::Real, "10", "[1, inf)", false, "largest step length relative to the first"},
@@ -531,8 +532,8 @@ void Config::add(Entry e, bool is_override, bool defer_substitution) {
     validate_scalar(e, *o);
   }
   if (!o->repeatable) {
-    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& x) { return x.key == e.key; });
-    if (it != entries_.end()) {
+    if (const auto at = last_.find(e.key); at != last_.end()) {
+      Entry* it = &entries_[at->second];
       if (is_override) {
         *it = std::move(e);
         if (is_parameter) substitute_all();
@@ -542,6 +543,7 @@ void Config::add(Entry e, bool is_override, bool defer_substitution) {
                         "given twice (first at line " + std::to_string(it->line) + "); only repeatable keys may repeat");
     }
   }
+  last_[e.key] = entries_.size();
   entries_.push_back(std::move(e));
 }
 
@@ -553,6 +555,9 @@ Config Config::read_file(const fs::path& file) {
   const std::string name = file.string();
   std::error_code ec;
   const fs::file_status st = fs::status(file, ec);
+  // A symlink loop, a permission denied: the system's words, not "no such file".
+  if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+    throw ConfigError(name, 0, "", "cannot be read: " + ec.message());
   if (ec || !fs::exists(st)) throw ConfigError(name, 0, "", "no such file");
   if (fs::is_directory(st)) throw ConfigError(name, 0, "", "is a directory, not a configuration file");
   if (!fs::is_regular_file(st)) throw ConfigError(name, 0, "", "not a regular file");
@@ -740,10 +745,8 @@ void Config::check_design() const {
 }
 
 const Entry* Config::find(std::string_view key) const {
-  const Entry* found = nullptr;
-  for (const Entry& e : entries_)
-    if (e.key == key) found = &e;
-  return found;
+  const auto at = last_.find(key);
+  return at == last_.end() ? nullptr : &entries_[at->second];
 }
 
 std::vector<const Entry*> Config::all(std::string_view key) const {

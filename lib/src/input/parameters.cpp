@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 #include <fmt/core.h>
 
@@ -34,8 +35,9 @@ std::vector<std::pair<std::string, double>> parameters(const Config& config) {
 
 std::vector<std::string> design_parameters(const Config& config) {
   std::vector<std::string> out;
+  std::set<std::string, std::less<>> seen;  // not a scan of out per line: 200 000 lines (issue 20)
   for (const Entry* e : config.all("design.parameter"))
-    if (std::find(out.begin(), out.end(), e->value) == out.end()) out.push_back(e->value);
+    if (seen.insert(e->value).second) out.push_back(e->value);
   return out;
 }
 

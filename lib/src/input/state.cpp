@@ -35,6 +35,8 @@ analysis::SavedState read_state(const fs::path& file, int unknowns) {
   // Read like the .cfg: a regular file of bounded size (a FIFO or /dev/zero is refused, not read).
   std::error_code ec;
   const fs::file_status st = fs::status(file, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+    throw ConfigError(name, 0, "branches.from", "cannot read the saved state: " + ec.message());
   if (ec || !fs::exists(st)) throw ConfigError(name, 0, "branches.from", "no such saved state");
   if (!fs::is_regular_file(st)) throw ConfigError(name, 0, "branches.from", "the saved state is not a regular file");
   // A state holds a few vectors of n reals (17 digits each): bound it by that, generously.

@@ -1,5 +1,8 @@
 #include "senda/output/files.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -77,16 +80,30 @@ ResultsDir ResultsDir::prepare_sweep(const fs::path& dir, bool overwrite) {
 
 void write_file_atomically(const fs::path& file, const std::string& text) {
   const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw OutputError(tmp.string() + ": cannot create: " + std::strerror(errno));
-    out << text;
-    out.flush();
-    if (!out) throw OutputError(tmp.string() + ": write failed");
+  // Every failure names the file and says the system's reason, and removes the
+  // temporary file (issue 20: a full disk left *.tmp files behind).
+  const auto fail = [&](const std::string& what, int err) {
+    ::unlink(tmp.c_str());
+    throw OutputError(file.string() + ": " + what + ": " + std::strerror(err));
+  };
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    const int err = errno;
+    throw OutputError(file.string() + ": cannot create " + tmp.filename().string() + ": " + std::strerror(err));
   }
-  std::error_code ec;
-  fs::rename(tmp, file, ec);
-  if (ec) throw OutputError(file.string() + ": cannot rename from " + tmp.string() + ": " + ec.message());
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ::ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = n < 0 ? errno : ENOSPC;
+      ::close(fd);
+      fail("write failed", err);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0) fail("write failed", errno);  // NFS, quotas: the error may come at close
+  if (::rename(tmp.c_str(), file.c_str()) != 0) fail("cannot rename " + tmp.filename().string() + " to it", errno);
 }
 
 }  // namespace senda::output

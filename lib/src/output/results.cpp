@@ -2,7 +2,11 @@
 
 #include "senda/output/studies.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <system_error>
@@ -12,29 +16,51 @@ namespace senda::output {
 namespace fs = std::filesystem;
 
 PathWriter::PathWriter(const fs::path& file, const RunInfo& info) : file_(file), track_(info.track) {
-  out_ = std::fopen(file.c_str(), "wx");
-  if (!out_) throw OutputError(file.string() + ": cannot create: " + std::strerror(errno));
+  // Unbuffered: each row goes to the operating system in one write() (after a kill
+  // every converged point is on disk), and a failed one leaves no buffered tail
+  // that a later flush could add to the file.
+  fd_ = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd_ < 0) throw OutputError(file.string() + ": cannot create: " + std::strerror(errno));
   std::string header = "point,branch,lambda";
   for (const std::string& t : info.track_columns) header += "," + t;
   header += ",iterations,residual,step_length,det_sign,negative_pivots\n";
-  if (std::fputs(header.c_str(), out_) < 0 || std::fflush(out_) != 0)
-    throw OutputError(file.string() + ": write failed: " + std::strerror(errno));
+  append(header);
 }
 
 PathWriter::~PathWriter() {
-  if (out_) std::fclose(out_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void PathWriter::append(const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ::ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;  // a signal (Ctrl-C) during the write: go on
+    if (n <= 0) {
+      const int err = n < 0 ? errno : ENOSPC;
+      // Back to the last whole row, so that the file never ends in a partial one.
+      if (done > 0 && ::ftruncate(fd_, static_cast<off_t>(size_)) == 0) ::lseek(fd_, static_cast<off_t>(size_), SEEK_SET);
+      throw OutputError(file_.string() + ": write failed: " + std::strerror(err));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  size_ += static_cast<long long>(text.size());
 }
 
 void PathWriter::write(const continuation::PathPoint& p, int branch) {
-  int rc = std::fprintf(out_, "%d,%d,%.17g", p.index, branch, p.lambda);
+  char buf[64];
+  std::string row;
+  std::snprintf(buf, sizeof buf, "%d,%d,%.17g", p.index, branch, p.lambda);
+  row += buf;
   for (double u : analysis::tracked_values(p.q, track_)) {
-    if (rc >= 0) rc = std::fprintf(out_, ",%.17g", u);
+    std::snprintf(buf, sizeof buf, ",%.17g", u);
+    row += buf;
   }
-  if (rc >= 0)
-    rc = std::fprintf(out_, ",%d,%.17g,%.17g,%d,%d\n", p.iterations, p.residual, p.step_length, p.det_sign,
-                      p.negative_pivots);
-  // Flushed per row: after a kill every converged point is on disk.
-  if (rc < 0 || std::fflush(out_) != 0) throw OutputError(file_.string() + ": write failed: " + std::strerror(errno));
+  char tail[160];
+  std::snprintf(tail, sizeof tail, ",%d,%.17g,%.17g,%d,%d\n", p.iterations, p.residual, p.step_length, p.det_sign,
+                p.negative_pivots);
+  row += tail;
+  append(row);
 }
 
 std::string summary_json(const RunInfo& info, const analysis::TraceResult& s) {

@@ -60,7 +60,12 @@ void write_new_file(const fs::path& file, const std::string& text) {
   std::FILE* out = std::fopen(file.c_str(), "wb");
   if (!out) throw OutputError(file.string() + ": cannot create: " + std::strerror(errno));
   const bool ok = std::fwrite(text.data(), 1, text.size(), out) == text.size();
-  if (std::fclose(out) != 0 || !ok) throw OutputError(file.string() + ": write failed");
+  int err = ok ? 0 : errno;
+  if (std::fclose(out) != 0 && ok) err = errno;
+  if (!ok || err != 0) {
+    std::remove(file.c_str());  // no half-written file (issue 20)
+    throw OutputError(file.string() + ": write failed: " + std::strerror(err != 0 ? err : EIO));
+  }
 }
 
 }  // namespace

@@ -27,7 +27,9 @@
 
 namespace senda::continuation {
 
-enum class Termination { Running, Completed, MaxSteps, StepTooSmall, Diverged, Interrupted };
+// Stalled: max_steps reached while the path went nowhere (its end point is within a
+// tenth of the arc length it walked from its start: it went back and forth).
+enum class Termination { Running, Completed, MaxSteps, StepTooSmall, Diverged, Interrupted, Stalled };
 const char* to_string(Termination t);
 
 struct Options {
@@ -54,6 +56,9 @@ struct Options {
   int direction = +1;              // sign of the initial Δλ
   bool auto_scale = true;          // scale unknowns per kind from the first tangent
   double psi = 1.0;                // weight of λ in the scaled norm
+  // Polled before every trial step (each cut included) and every Newton iteration:
+  // true ends the path as Interrupted at once (a step being tried is dropped).
+  std::function<bool()> stop_requested;
 };
 
 struct PathPoint {
@@ -114,6 +119,20 @@ class PathFollower {
   bool advance();
   bool done() const { return termination_ != Termination::Running; }
   void interrupt() { finish(Termination::Interrupted, "interrupted"); }
+  // Replaces Options::stop_requested (the caller knows who asks only when it runs).
+  void set_stop_requested(std::function<bool()> stop) { options_.stop_requested = std::move(stop); }
+  // The smallest step the model resolves at the current point (scaled norm): a
+  // failing step is cut down to max(Δs_min, this) and no further (step-too-small).
+  //   max(64 eps ‖y‖, tol_r Δλ_F L₁, 64 eps L₁)
+  // L₁ the scaled length of a unit load increment along the first tangent (ψ when
+  // unknown: start_along()); Δλ_F = F/‖r‖ the load increment whose force ‖r‖Δλ is
+  // the force scale F of eq. (2.9): a step whose force is below tol_r F leaves the
+  // residual test unable to tell its point from the last (start() refuses such a
+  // first step).
+  double resolvable_step() const;
+  // tol_r Δλ_F of resolvable_step(): the smallest first load increment start()
+  // accepts (0 before start() or after start_along()).
+  double smallest_load_increment() const { return resolvable_load_; }
 
   Termination termination() const { return termination_; }
   const std::string& message() const { return message_; }
@@ -161,6 +180,7 @@ class PathFollower {
   bool stays_on_branch(const Constraint& constraint, double alpha, double secant_l, double ds,
                        std::string& why) const;
   bool control_at_turning_point() const;
+  bool stop_polled();  // Options::stop_requested: true (and Interrupted) when asked
   std::string control_turning_message() const;
 
   const Problem& problem_;
@@ -188,6 +208,10 @@ class PathFollower {
   double tl_ = 0.0;
   double ds_ = 0.0, ds0_ = 0.0, ds_min_ = 0.0, ds_max_ = 0.0;
   double load_norm_ = 0.0, initial_unbalance_ = 0.0, stiffness_floor_ = 0.0;
+  double unit_load_length_ = 0.0;  // L₁ of resolvable_step()
+  double resolvable_load_ = 0.0;   // tol_r Δλ_F of resolvable_step() (0: not known)
+  Vector q_start_;                 // the path's start point, for Stalled
+  double lambda_start_ = 0.0, arc_length_ = 0.0;
   Stats stats_;
 };
 

@@ -44,7 +44,7 @@ struct ExplorerOptions {
 // same names and spellings), or Rejoined (it reached a point located before and
 // stopped there), or NotTraced (the primary path of a run started from a saved
 // bifurcation point).
-enum class BranchEnd { Running, Completed, MaxSteps, StepTooSmall, Diverged, Interrupted, Rejoined, NotTraced };
+enum class BranchEnd { Running, Completed, MaxSteps, StepTooSmall, Diverged, Interrupted, Stalled, Rejoined, NotTraced };
 const char* to_string(BranchEnd e);  // kebab-case: "step-too-small", "rejoined", "not-traced"
 BranchEnd branch_end(continuation::Termination t);
 

@@ -23,6 +23,7 @@
 //        μ = eᵢᵀ(h0 + δλh1 + sh2),  δγ = ρμ − s                                  (eq. 4.7)
 // K_λ = ∂K/∂λ and g_λλ vanish for proportional loading and are taken by finite
 // differences in λ otherwise.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,6 +60,7 @@ struct LocateOptions {
   int inverse_iterations = 4;            // block inverse iterations for the start mode φ
   int subspace_size = 4;                 // eigenpairs nearest zero matched across the bracket
   double force_scale = 0.0;              // floor of the force scale of G1 (the path's, eq. 2.9)
+  std::function<bool()> stop_requested;  // polled every iteration: true ends it, not converged
 };
 
 struct BranchTangent {

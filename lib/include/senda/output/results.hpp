@@ -33,14 +33,19 @@ class PathWriter {
   ~PathWriter();
   PathWriter(const PathWriter&) = delete;
   PathWriter& operator=(const PathWriter&) = delete;
-  // One row, flushed to the operating system before returning. Throws OutputError.
+  // One row, handed to the operating system whole before returning. Throws
+  // OutputError (naming the file, with the system's error text); a row that could
+  // not be written whole (a full disk) is truncated away: the file ends in whole
+  // rows (issue 20).
   void write(const continuation::PathPoint& p, int branch);
   const std::filesystem::path& file() const { return file_; }
 
  private:
   std::filesystem::path file_;
   std::vector<int> track_;
-  std::FILE* out_ = nullptr;
+  int fd_ = -1;
+  long long size_ = 0;  // bytes of the whole rows written
+  void append(const std::string& text);
 };
 
 // summary.json text (pretty-printed, keys in a fixed order).
