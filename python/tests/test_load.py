@@ -211,3 +211,26 @@ def test_docstrings():
         assert name in senda.Model.run.__doc__
     for name in ("problem", "options", "progress", "track", "states"):
         assert name in senda.trace.__doc__
+
+
+def test_sigint_during_the_run_stops_it(tmp_path):
+    # A real SIGINT while the C++ path runs with the GIL released: seen by the poll
+    # before the next step (PyErr_CheckSignals), the run ends as interrupted with its
+    # points and files (the slow star dome of tests/cli/interrupt.sh, 1e5 steps at most).
+    import os
+    import signal
+    import threading
+
+    slow = {"continuation.initial_step": 1e-3, "continuation.max_step_ratio": 1, "stop.displacement": "1 uz 1e9",
+            "stop.max_steps": 100000}
+    m = senda.load("problems/star-dome.cfg", overrides=slow)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        r = m.run(out=tmp_path / "dome")
+    finally:
+        timer.cancel()
+    assert r.termination == "interrupted" and r.message == "interrupted"
+    assert 1 < len(r.path) < 100000
+    s = json.loads((tmp_path / "dome" / "summary.json").read_text())
+    assert s["termination"] == "interrupted" and s["points"] == len(r.path)
