@@ -50,6 +50,8 @@ what is wrong (valid: ...)``. Attributes ``file``, ``line`` (0: none) and ``key`
 OutputError = _core.OutputError
 OutputError.__doc__ = "Writing the results directory failed (an OSError)."
 DirectoryRefused = _core.DirectoryRefused
+for _e in (ConfigError, OutputError, _core.DirectoryRefused):
+    _e.__module__ = "senda"
 DirectoryRefused.__doc__ = ("The results directory cannot be used: it exists and overwrite is False, or it is "
                             "a file (an OutputError, raised before anything is computed).")
 
