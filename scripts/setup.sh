@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake libeigen3-dev libsuitesparse-dev libboost-program-options-dev
-          libfmt-dev catch2 nlohmann-json3-dev gnuplot-nox)
+          libfmt-dev catch2 nlohmann-json3-dev gnuplot-nox
+          pybind11-dev python3-dev python3-numpy python3-scipy python3-pytest)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

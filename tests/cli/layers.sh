@@ -6,7 +6,9 @@
 # - nothing under analysis/ knows a Config; no exit code in lib/ (the JSON key
 #   "exit_code" of sweep.json is a name in a file format, not a code);
 # - no status is stored as a std::string member (statuses are enums);
-# - apps/trace/main.cpp is under 80 lines.
+# - apps/trace/main.cpp is under 80 lines;
+# - python/ (the Python module) may include every module; nothing in lib/ or apps/
+#   includes it or knows Python (no pybind11, no Python.h).
 # usage: layers.sh SOURCE_DIR
 set -u
 src=$1
@@ -39,6 +41,9 @@ done
 if grep -rnw "Config" lib/include/senda/analysis lib/src/analysis; then echo "FAIL: Config under analysis/"; fail=1; fi
 if grep -rn "exit_code" lib | grep -v '"exit_code"'; then echo "FAIL: an exit code in lib/"; fail=1; fi
 if grep -rnE "std::string (termination|status)[ ;=]" lib/include; then echo "FAIL: a status stored as std::string"; fail=1; fi
+if grep -rnE '#include *[<"](pybind11/|Python\.h|senda/_core|python/)' lib apps; then
+  echo "FAIL: lib/ or apps/ includes Python or the python/ module"; fail=1
+fi
 lines=$(wc -l < apps/trace/main.cpp)
 [ "$lines" -lt 80 ] || { echo "FAIL: apps/trace/main.cpp has $lines lines (< 80)"; fail=1; }
 [ $fail -eq 0 ] || exit 1

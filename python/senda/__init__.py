@@ -1,0 +1,418 @@
+"""Senda from Python: path following and bifurcation analysis (docs/python.md).
+
+Two ways in:
+
+* ``senda.load(path, overrides)`` reads a ``.cfg`` file exactly as the ``trace``
+  command does; ``run()`` on the model returns a :class:`Result` in memory and,
+  with ``out=``, writes the usual results directory.
+* Subclass :class:`Problem` with ``residual(q, lam)`` and ``tangent(q, lam)``
+  and give it to :func:`trace`: Senda's arc-length path follower, critical-point
+  location (SPL/SPB) and branch switching run on it.
+
+Errors in the input raise :class:`ConfigError` (a ``ValueError``) whose text is
+the one ``trace`` prints after ``trace: ``. Numerical outcomes (no convergence,
+step too small) are statuses in the result (``Result.termination``), never
+exceptions. Ctrl-C stops a run, keeping what was computed (termination
+``"interrupted"``).
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+import numpy as np
+
+from . import _core
+from ._core import (  # noqa: F401  (re-exported)
+    AnalysisOptions,
+    Constraint,
+    DetectTest,
+    ExplorerOptions,
+    FinderOptions,
+    LocateOptions,
+    PathOptions,
+)
+
+__all__ = [
+    "load", "trace", "Problem", "Model", "Result", "Path", "CriticalPoint", "Branch", "Curve",
+    "ConfigError", "OutputError", "DirectoryRefused", "AnalysisOptions", "ExplorerOptions",
+    "PathOptions", "FinderOptions", "LocateOptions", "Constraint", "DetectTest",
+]
+
+ConfigError = _core.ConfigError
+ConfigError.__doc__ = """Bad input: a .cfg file, an override, a missing file.
+
+str(e) is the message ``trace`` prints (after ``trace: ``): ``FILE:LINE: key 'K':
+what is wrong (valid: ...)``. Attributes ``file``, ``line`` (0: none) and ``key``."""
+OutputError = _core.OutputError
+OutputError.__doc__ = "Writing the results directory failed (an OSError)."
+DirectoryRefused = _core.DirectoryRefused
+for _e in (ConfigError, OutputError, _core.DirectoryRefused):
+    _e.__module__ = "senda"
+DirectoryRefused.__doc__ = ("The results directory cannot be used: it exists and overwrite is False, or it is "
+                            "a file (an OutputError, raised before anything is computed).")
+
+
+# ---------------------------------------------------------------------------
+# Results
+
+@dataclass(frozen=True)
+class Path:
+    """Every converged point of every branch, in the order they were computed.
+
+    One entry per point; the start point (λ = 0) is the first. Arrays:
+
+    branch           branch id (0 = primary path)
+    index            point number on its branch (0 = its start point)
+    lam              load factor λ
+    tracked          (points, k) array: the tracked displacements, columns named by ``columns``
+    columns          names of the tracked columns ("u_3_ux", ...; "q0", ... for a Python problem)
+    iterations       Newton iterations of the step
+    residual         ‖g‖ at the point
+    step_length      arc length Δs of the step
+    det_sign         sign of det K
+    negative_pivots  negative pivots of the LDLᵀ of K (its number of negative eigenvalues)
+    bordered_sign    sign of the bordered determinant (docs/theory.md eq. 3.2)
+    q                (points, n) array of the whole states, or None (``run(states=False)``)
+    """
+
+    branch: np.ndarray
+    index: np.ndarray
+    lam: np.ndarray
+    tracked: np.ndarray
+    columns: list
+    iterations: np.ndarray
+    residual: np.ndarray
+    step_length: np.ndarray
+    det_sign: np.ndarray
+    negative_pivots: np.ndarray
+    bordered_sign: np.ndarray
+    q: Optional[np.ndarray]
+
+    def __len__(self) -> int:
+        return len(self.lam)
+
+    def column(self, name: str) -> np.ndarray:
+        """The tracked displacement ``name`` (one of ``columns``) at every point."""
+        try:
+            return self.tracked[:, self.columns.index(name)]
+        except ValueError:
+            raise KeyError(f"no tracked column {name!r} (columns: {', '.join(self.columns)})") from None
+
+    def on_branch(self, branch: int) -> "Path":
+        """The points of one branch only."""
+        m = self.branch == branch
+        return Path(**{k: (v[m] if isinstance(v, np.ndarray) else v) for k, v in self.__dict__.items()})
+
+
+@dataclass(frozen=True)
+class CriticalPoint:
+    """A critical point: located with SPL/SPB (converged) or only bracketed.
+
+    id, kind         "LP1"/"BP1"/"MP1"; "limit", "bifurcation" or "multiple"
+    converged        located to the tolerance (message says how, or why not)
+    system           "SPL" or "SPB", the augmented system that converged
+    lam, q, phi      λ, the state and the null vector φ of K (φ_pivot = 1), numpy arrays
+    tracked          {column: value} of the tracked displacements at the point
+    residual, newton_iterations, residual_history   the location's Newton
+    phi_dot_r        |φᵀr| / (‖φ‖ r_s), small at a bifurcation point
+    gamma            SPB unfolding parameter at the solution (≈ 0)
+    bracket          {"branch", "point_before", "point_after", "lambda_before", "lambda_after", "start_point"}
+    abe              the algebraic bifurcation equation of a bifurcation point, or None:
+                     {"A", "B1", "B2", "C", "symmetric", "valid", "message",
+                      "tangents": [(q array, λ̇), (q array, λ̇)], "tangents_tracked", "incoming", ...}
+    branches         ids of the branches it was found on (the first located it)
+    sensitivities    [{"parameter", "value", "valid", "dlambda_dmu", "phi_dot_gmu", "message"}]
+    """
+
+    id: str
+    kind: str
+    converged: bool
+    message: str
+    system: str
+    lam: float
+    q: np.ndarray
+    phi: np.ndarray
+    tracked: dict
+    gamma: float
+    residual: float
+    newton_iterations: int
+    residual_history: np.ndarray
+    phi_dot_r: float
+    evidence: str
+    bracket: dict
+    negative_pivots_change: int
+    multiplicity: int
+    factorizations: int
+    pivot: int
+    penalty: float
+    branches: list
+    switched: bool
+    abe: Optional[dict]
+    sensitivities: list
+
+    def __repr__(self) -> str:
+        state = "converged" if self.converged else "not located"
+        return f"CriticalPoint({self.id}, {self.kind}, lam={self.lam!r}, {state})"
+
+
+@dataclass(frozen=True)
+class Branch:
+    """A traced branch: id (0 = primary), parent, depth, start_point (a BP id, "" for
+    the primary), direction, points (its start point included, as in summary.json),
+    termination ("completed", "max-steps",
+    "step-too-small", "diverged", "interrupted", "rejoined", "not-traced"), message,
+    end_point (the point where it rejoined another branch)."""
+
+    id: int
+    parent: int
+    depth: int
+    start_point: str
+    direction: int
+    points: int
+    termination: str
+    message: str
+    end_point: str
+
+
+@dataclass(frozen=True)
+class Curve:
+    """A curve λ_cr(μ) of a critical point ([design] follow): point, parameter,
+    direction (+1/−1 in μ at the start), followed, termination, message, arrays
+    mu and lam, kind of each point, events (turns in μ, coincidences)."""
+
+    point: str
+    parameter: str
+    direction: int
+    followed: bool
+    termination: str
+    message: str
+    mu: np.ndarray
+    lam: np.ndarray
+    kind: list
+    events: list
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a run computed (the content of summary.json, and the path).
+
+    termination   "completed", "max-steps", "step-too-small", "diverged" or "interrupted"
+    message       why it ended
+    points        converged points of every branch, the start points included
+    unknowns      n
+    lambda_max, lambda_min   over the points
+    path          :class:`Path`, every point as numpy arrays
+    critical_points   [:class:`CriticalPoint`] in the order they were found
+    branches      [:class:`Branch`], the primary path first
+    crossings     [dict]: every step where det K, the inertia or the bordered sign changed
+    curves        [:class:`Curve`] (design studies)
+    stats         {"newton_iterations", "failed_steps", "factorizations", "wall_time_s", ...}
+    """
+
+    termination: str
+    message: str
+    points: int
+    unknowns: int
+    lambda_max: float
+    lambda_min: float
+    path: Path
+    critical_points: list
+    branches: list
+    crossings: list
+    curves: list
+    stats: dict
+
+    @property
+    def interrupted(self) -> bool:
+        """True when Ctrl-C (or a progress callback returning False) stopped the run."""
+        return self.termination == "interrupted"
+
+    def critical(self, id: str) -> CriticalPoint:
+        """The critical point with this id ("LP1", "BP1", ...); KeyError when there is none."""
+        for c in self.critical_points:
+            if c.id == id:
+                return c
+        raise KeyError(f"no critical point {id!r} (found: {', '.join(c.id for c in self.critical_points) or 'none'})")
+
+    def brief_report(self) -> str:
+        """One line: points, termination, the critical points and their λ."""
+        cps = ", ".join(f"{c.id} {c.kind} at lambda = {c.lam:.10g}" + ("" if c.converged else " (not located)")
+                        for c in self.critical_points)
+        return f"{self.points} points, {self.termination}: {self.message}" + (f"; {cps}" if cps else "")
+
+
+def _result(d: dict) -> Result:
+    d = dict(d)
+    d["path"] = Path(**d["path"])
+    d["critical_points"] = [CriticalPoint(**c) for c in d["critical_points"]]
+    d["branches"] = [Branch(**b) for b in d["branches"]]
+    d["curves"] = [Curve(**c) for c in d["curves"]]
+    return Result(**d)
+
+
+# ---------------------------------------------------------------------------
+# Models from .cfg files
+
+def _override_text(key: str, value: Any) -> list:
+    if isinstance(value, bool):
+        return [f"{key}={'true' if value else 'false'}"]
+    if isinstance(value, (list, tuple)):  # a repeatable key: one override per value
+        return [t for v in value for t in _override_text(key, v)]
+    if isinstance(value, float):
+        return [f"{key}={value!r}"]  # shortest text that reads back as the same double
+    return [f"{key}={value}"]
+
+
+class Model:
+    """A structure read from a .cfg file (returned by :func:`load`).
+
+    Attributes: name, title, description, config_file, unknowns (n), track_columns
+    (the tracked displacements), design_parameters, options (a copy of the
+    ExplorerOptions the file set)."""
+
+    def __init__(self, core: "_core.LoadedModel"):
+        self._core = core
+
+    def __getattr__(self, name: str):
+        return getattr(self._core, name)
+
+    def __repr__(self) -> str:
+        return f"senda.Model({self._core.config_file!r}, {self._core.unknowns} unknowns)"
+
+    def run(self, out: Optional[os.PathLike | str] = None, progress: Optional[Callable[[dict], Any]] = None,
+            overwrite: bool = False, states: bool = False) -> Result:
+        """Traces the paths, locates the critical points, follows the branches and runs
+        the design studies of the file, as ``trace`` does; returns a :class:`Result`.
+
+        out        None (nothing written), or the results directory to write, exactly
+                   as ``trace FILE --out DIR`` writes it: path.csv, summary.json,
+                   modes/, states/ (and vtk/, drawings/ when the file asks for them;
+                   the gnuplot figures of ``--plot`` are not rendered).
+        progress   None, or a callable called with a dict after every converged point:
+                   {"branch", "index", "lam", "tracked": {column: value},
+                   "iterations", "residual", "step_length", "det_sign",
+                   "negative_pivots"}. Returning False stops the run (as Ctrl-C does);
+                   an exception it raises ends the run and is re-raised.
+        overwrite  with out: reuse an existing results directory (Senda's own files
+                   in it are removed first), as ``--overwrite``; without it an existing
+                   directory raises :class:`DirectoryRefused` before anything is computed.
+        states     True: keep the whole state q of every point (``Result.path.q``).
+
+        Ctrl-C (KeyboardInterrupt) during the run stops it at the next step: the
+        result (termination "interrupted") and the files keep what was computed.
+        Raises OutputError when writing fails."""
+        return _result(self._core.run(None if out is None else os.fspath(out), bool(overwrite), progress,
+                                      bool(states)))
+
+
+def load(path: os.PathLike | str, overrides: Optional[Mapping[str, Any]] = None) -> Model:
+    """Reads and builds the structure of a .cfg file, as ``trace`` does (docs/config.md).
+
+    path       the .cfg file; messages name it as given.
+    overrides  {"section.key": value} applied after the file in order, as the
+               command line's ``section.key=value`` arguments: a scalar key's value
+               replaces the file's, a repeatable key's is added (a list gives several).
+               Values: int, float (written with repr, so the double is the same),
+               bool (true/false) or str (as on the command line: "3 uy 1.1").
+
+    Returns a :class:`Model`; ``model.run()`` traces it.
+    Raises :class:`ConfigError` (a ValueError) for a missing or bad file, an unknown
+    key, a malformed value or a structure that is a mechanism, with the message
+    ``trace`` prints (after ``trace: ``)."""
+    texts = []
+    for k, v in (overrides or {}).items():
+        texts += _override_text(str(k), v)
+    return Model(_core.load(os.fspath(path), texts))
+
+
+# ---------------------------------------------------------------------------
+# Problems written in Python
+
+class Problem:
+    """A smooth one-parameter system g(q, λ) = 0 written in Python (core::Problem).
+
+    Subclass it, set ``size`` (n, the number of unknowns) and define:
+
+    residual(q, lam) -> array (n,)      g(q, λ), zero at equilibrium
+    tangent(q, lam)  -> K = ∂g/∂q        symmetric: a scipy.sparse matrix (any format)
+                                         or a dense (n, n) array
+    load_derivative(q, lam) -> ∂g/∂λ     optional: central differences of residual
+                                         otherwise (for g = f(q) − λ r it is −r)
+    pattern() -> scipy.sparse            optional: the fixed sparsity of K (both
+                                         triangles); default the structure of tangent(0, 0),
+                                         the full matrix for a dense tangent
+    proportional = True                  optional: g = f(q) − λ r, K independent of λ
+
+    q is a fresh float64 array at every call. A tangent entry outside the pattern
+    raises ValueError. ∇(Kφ)h, needed to locate critical points, is taken by finite
+    differences of tangent() as in C++ (docs/theory.md §6). Any exception raised in
+    a method stops the run and is re-raised by :func:`trace`."""
+
+    size: int = 0
+    proportional: bool = False
+    load_derivative = None
+    pattern = None
+
+    def __init__(self, size: Optional[int] = None):
+        if size is not None:
+            self.size = int(size)
+
+    def residual(self, q: np.ndarray, lam: float) -> np.ndarray:
+        raise NotImplementedError("Problem.residual(q, lam) must be defined by the subclass")
+
+    def tangent(self, q: np.ndarray, lam: float):
+        raise NotImplementedError("Problem.tangent(q, lam) must be defined by the subclass")
+
+
+def _set_options(opts: "_core.AnalysisOptions", values: Mapping[str, Any]) -> None:
+    for key, value in values.items():
+        target = opts
+        parts = key.split(".")
+        for i, part in enumerate(parts):
+            if not hasattr(target, part) or part.startswith("_"):
+                where = ".".join(parts[:i]) or "AnalysisOptions"
+                valid = ", ".join(n for n in dir(target) if not n.startswith("_") and n != "validate")
+                raise ValueError(f"option '{key}': {where} has no field '{part}' (valid: {valid})")
+            if i + 1 < len(parts):
+                target = getattr(target, part)
+            else:
+                setattr(target, part, value)
+
+
+def trace(problem: Problem, options: Optional[AnalysisOptions | Mapping[str, Any]] = None,
+          progress: Optional[Callable[[dict], Any]] = None, track: Optional[Sequence[int]] = None,
+          states: bool = False) -> Result:
+    """Runs Senda's analysis on a Python :class:`Problem`: the path from (q = 0, λ = 0)
+    (an equilibrium, found by Newton first), its critical points located with SPL/SPB,
+    the secondary branches of its bifurcation points. Returns a :class:`Result`.
+
+    problem    a :class:`Problem` (any object with size, residual and tangent)
+    options    None (the C++ defaults), an :class:`AnalysisOptions`, or a dict of its
+               fields by dotted name, e.g. {"explorer.path.initial_load_increment":
+               0.1, "explorer.path.lambda_max": 4.0, "explorer.switch_branches": False}
+               (the fields and their defaults are those of analysis::AnalysisOptions,
+               docs/api.md). A value out of range raises ValueError with the reason.
+    progress   as in :meth:`Model.run`: called with a dict after every point;
+               returning False stops the run.
+    track      indices of unknowns whose values the path and the critical points keep
+               (columns "q<i>"); replaces options.track when given.
+    states     True: keep the whole state of every point (``Result.path.q``).
+
+    Exceptions raised in the problem's methods or in progress end the run and are
+    re-raised with their type and message; Ctrl-C (KeyboardInterrupt) returns the
+    result so far with termination "interrupted"."""
+    if isinstance(options, AnalysisOptions):
+        opts = copy.copy(options)
+    else:
+        opts = AnalysisOptions()
+        _set_options(opts, options or {})
+    if track is not None:
+        opts.track = [int(i) for i in track]
+    why = opts.validate()
+    if why:
+        raise ValueError(f"analysis options: {why}")
+    return _result(_core.run_problem(problem, opts, progress, bool(states)))

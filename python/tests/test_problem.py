@@ -1,0 +1,243 @@
+"""Problems written in Python (senda.Problem) traced by Senda: the same critical
+points as the C++ models and the closed forms, errors from callbacks re-raised."""
+import json
+import math
+import subprocess
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+import senda
+from conftest import BENCH_BRATU
+
+
+class VonMises(senda.Problem):
+    """Two Green-Lagrange bars from (±a, 0) to the apex (0, h), EA, load −λ at the apex
+    in y. free = ("uy",): the apex ux held (problems/von-mises.cfg); ("ux", "uy"): free
+    to sway. Bar from support s to apex x: ε = (|x − s|² − L0²)/(2 L0²), force on the
+    apex (EA/L0) ε (x − s), tangent (EA/L0) [ε I + (x − s)(x − s)ᵀ/L0²]."""
+
+    proportional = True
+
+    def __init__(self, h, a=1.0, EA=1.0, free=("uy",)):
+        super().__init__(len(free))
+        self.h, self.a, self.EA = h, a, EA
+        self.L0 = math.hypot(a, h)
+        self.idx = [("ux", "uy").index(c) for c in free]
+
+    def _bars(self, q):
+        u = np.zeros(2)
+        u[self.idx] = q
+        for s in (-self.a, self.a):
+            d = np.array([0.0 - s, self.h]) + u
+            eps = (d @ d - self.L0**2) / (2 * self.L0**2)
+            yield d, eps
+
+    def residual(self, q, lam):
+        f = np.zeros(2)
+        for d, eps in self._bars(q):
+            f += self.EA / self.L0 * eps * d
+        f[1] += lam  # − λ r with r = (0, −1)
+        return f[self.idx]
+
+    def tangent(self, q, lam):
+        K = np.zeros((2, 2))
+        for d, eps in self._bars(q):
+            K += self.EA / self.L0 * (eps * np.eye(2) + np.outer(d, d) / self.L0**2)
+        return K[np.ix_(self.idx, self.idx)]
+
+    def load_derivative(self, q, lam):
+        return np.array([0.0, 1.0])[self.idx]
+
+
+def test_python_von_mises_equals_cpp_and_closed_form():
+    cpp = senda.load("problems/von-mises.cfg").run()
+    options = {"explorer.path.initial_load_increment": 0.005, "explorer.path.max_step_ratio": 2.0,
+               "explorer.path.max_steps": 400, "explorer.path.monitor_dof": 0,
+               "explorer.path.max_displacement": 1.1}
+    py = senda.trace(VonMises(0.5), options, track=[0])
+    assert py.termination == "completed" and py.message == cpp.message
+    assert [c.id for c in py.critical_points] == [c.id for c in cpp.critical_points] == ["LP1", "LP2"]
+    h, L0 = 0.5, math.hypot(1, 0.5)
+    p_max = 2 / (3 * math.sqrt(3)) * (h / L0) ** 3  # closed form (problems/von-mises.cfg)
+    for c, ref in zip(py.critical_points, cpp.critical_points):
+        assert c.converged and c.kind == "limit"
+        # The same point as the C++ truss element's to 1e-10 (both are located to ~1e-14).
+        assert abs(c.lam - ref.lam) <= 1e-10 * abs(ref.lam)
+        assert np.max(np.abs(c.q - ref.q)) <= 1e-10
+        assert abs(abs(c.lam) - p_max) <= 1e-10 * p_max
+    w = -py.critical("LP1").q[0]
+    assert abs(w - h * (1 - 1 / math.sqrt(3))) <= 1e-10
+    assert py.critical("LP1").tracked == {"q0": py.critical("LP1").q[0]}
+
+
+def test_python_steep_truss_bifurcation_and_branches():
+    # Steep truss, apex free to sway: a symmetric bifurcation before the limit point
+    # at λ_B = 2√(h² − 2)/(1 + h²)^{3/2} (docs/api.md, tests/analysis/api_analysis_test.cpp).
+    h = 2.0
+    lam_b = 2 * math.sqrt(h * h - 2) / (1 + h * h) ** 1.5
+    r = senda.trace(VonMises(h, free=("ux", "uy")),
+                    {"explorer.path.initial_load_increment": 0.02, "explorer.path.max_steps": 60,
+                     "explorer.path.lambda_max": 0.5, "explorer.max_depth": 1})
+    bp = r.critical("BP1")
+    assert bp.converged and bp.kind == "bifurcation" and bp.system == "SPB"
+    assert abs(bp.lam - lam_b) <= 1e-10 * lam_b
+    assert abs(bp.q[0]) <= 1e-10  # on the symmetric path
+    assert abs(bp.phi[0]) == 1.0 and abs(bp.phi[1]) <= 1e-8  # the sway mode
+    assert bp.abe["valid"] and bp.abe["symmetric"]
+    sway = [b for b in r.branches if b.start_point == "BP1"]
+    assert len(sway) == 2 and {b.direction for b in sway} == {-1, 1}
+    for b in sway:  # the sway branches leave the symmetric path: ux ≠ 0 on them
+        assert b.points > 2
+    assert np.all(r.path.branch[: r.branches[0].points] == 0)
+
+
+class Bratu(senda.Problem):
+    """g_i = 2u_i − u_{i−1} − u_{i+1} − h²λe^{u_i} (benchmarks/bratu.hpp, eq. B.1), a
+    scipy.sparse tangent."""
+
+    def __init__(self, n):
+        super().__init__(n)
+        self.h2 = 1.0 / (n + 1) ** 2
+        self.L = sp.diags([-1.0, 2.0, -1.0], [-1, 0, 1], shape=(n, n), format="csc")
+
+    def residual(self, u, lam):
+        return self.L @ u - self.h2 * lam * np.exp(u)
+
+    def tangent(self, u, lam):
+        return (self.L - sp.diags(self.h2 * lam * np.exp(u))).tocsc()
+
+    def load_derivative(self, u, lam):
+        return -self.h2 * np.exp(u)
+
+
+def fold_by_newton(p, u, lam):
+    """The fold of the discrete Bratu problem, independently: Newton on
+    [g; Kφ; φ_c − 1] = 0 with its exact Jacobian, sparse direct solves."""
+    n, c = p.size, p.size // 2
+    phi = np.sin(np.pi * np.arange(1, n + 1) / (n + 1))
+    phi /= phi[c]
+    for _ in range(30):
+        e = np.exp(u)
+        K = p.tangent(u, lam)
+        F = np.concatenate([p.residual(u, lam), K @ phi, [phi[c] - 1.0]])
+        if np.linalg.norm(F) < 1e-15:
+            break
+        ec = sp.csr_matrix(([1.0], ([0], [c])), shape=(1, n))
+        J = sp.bmat([[K, sp.csr_matrix(-p.h2 * e[:, None]), None],
+                     [sp.diags(-p.h2 * lam * e * phi), sp.csr_matrix(-p.h2 * (e * phi)[:, None]), K],
+                     [None, None, ec]], format="csc")
+        d = spla.spsolve(J, -F)
+        u, lam, phi = u + d[:n], lam + d[n], phi + d[n + 1:]
+    return u, lam, np.linalg.norm(F)
+
+
+BRATU_OPTIONS = {"explorer.path.constraint": senda.Constraint.PSEUDO_ARCLENGTH,
+                 "explorer.path.initial_load_increment": 0.1, "explorer.path.max_step_ratio": 30.0,
+                 "explorer.path.max_steps": 200, "explorer.path.max_displacement": 2.0}
+
+
+@pytest.fixture(scope="module")
+def bratu1000():
+    p = Bratu(1000)
+    options = dict(BRATU_OPTIONS, **{"explorer.path.monitor_dof": 500})
+    return p, senda.trace(p, options, track=[500])
+
+
+def test_python_bratu_fold_equals_independent_newton(bratu1000):
+    p, r = bratu1000
+    assert r.termination == "completed"  # |u_c| > 2: past the fold, on the upper branch
+    assert [c.id for c in r.critical_points] == ["LP1"]
+    lp = r.critical("LP1")
+    assert lp.converged and lp.kind == "limit" and lp.system == "SPL"
+    u, lam, res = fold_by_newton(p, lp.q * 0.9, lp.lam * 0.99)
+    assert res < 1e-13
+    assert abs(lp.lam - lam) <= 1e-10 * lam
+    assert np.max(np.abs(lp.q - u)) <= 1e-10 * np.max(np.abs(u))
+    # The continuum fold 3.51383071912 is within O(h²) of the discrete one.
+    assert abs(lp.lam - 3.51383071912) < 1e-5
+    # The mode is the fold's null vector: K φ = 0.
+    assert np.linalg.norm(p.tangent(lp.q, lp.lam) @ lp.phi) <= 1e-10 * np.linalg.norm(lp.phi)
+
+
+@pytest.mark.skipif(BENCH_BRATU is None, reason="bench_bratu not built (SENDA_BUILD_BENCHMARKS=OFF)")
+def test_python_bratu_fold_equals_cpp_bratu(bratu1000):
+    _, r = bratu1000
+    out = subprocess.run([str(BENCH_BRATU), "--n", "1000"], capture_output=True, text=True, timeout=120, check=True)
+    cpp = json.loads(out.stdout)[0]["critical_points"]
+    assert len(cpp) == 1
+    assert abs(r.critical("LP1").lam - cpp[0]["lambda"]) <= 1e-10 * cpp[0]["lambda"]
+
+
+def test_exception_in_residual_propagates():
+    class Broken(VonMises):
+        calls = 0
+
+        def residual(self, q, lam):
+            Broken.calls += 1
+            if Broken.calls == 25:
+                raise ZeroDivisionError("residual blew up at call 25")
+            return super().residual(q, lam)
+
+    with pytest.raises(ZeroDivisionError, match="residual blew up at call 25"):
+        senda.trace(Broken(0.5), {"explorer.path.initial_load_increment": 0.005})
+    assert Broken.calls == 25  # nothing called after the error
+
+
+def test_exception_in_tangent_and_bad_returns():
+    class BadTangent(VonMises):
+        def tangent(self, q, lam):
+            if lam > 0.01:
+                raise LookupError("no tangent here")
+            return super().tangent(q, lam)
+
+    with pytest.raises(LookupError, match="no tangent here"):
+        senda.trace(BadTangent(0.5))
+
+    class WrongSize(VonMises):
+        def residual(self, q, lam):
+            return np.zeros(3)
+
+    with pytest.raises(ValueError, match=r"residual\(\) returned 3 values, expected 1"):
+        senda.trace(WrongSize(0.5))
+
+    class OutsidePattern(Bratu):
+        def tangent(self, u, lam):
+            K = super().tangent(u, lam).tolil()
+            if lam > 0:
+                K[0, 5] = K[5, 0] = 1.0
+            return K
+
+    with pytest.raises(ValueError, match=r"entry \(5, 0\) is outside the sparsity pattern"):
+        senda.trace(OutsidePattern(10))
+
+
+def test_keyboard_interrupt_in_a_callback_keeps_the_points():
+    class CtrlC(Bratu):
+        calls = 0
+
+        def residual(self, u, lam):
+            CtrlC.calls += 1
+            if CtrlC.calls == 40:
+                raise KeyboardInterrupt
+            return super().residual(u, lam)
+
+    r = senda.trace(CtrlC(20), BRATU_OPTIONS)
+    assert r.termination == "interrupted" and "KeyboardInterrupt" in r.message
+    assert len(r.path) >= 2 and r.path.lam[0] == 0.0
+    full = senda.trace(Bratu(20), BRATU_OPTIONS)
+    assert list(r.path.lam) == list(full.path.lam[: len(r.path)])
+
+
+def test_options_are_checked():
+    with pytest.raises(ValueError, match="initial_load_increment"):
+        senda.trace(VonMises(0.5), {"explorer.path.initial_load_increment": -1.0})
+    with pytest.raises(ValueError, match="option 'explorer.path.max_stepz': explorer.path has no field 'max_stepz'"):
+        senda.trace(VonMises(0.5), {"explorer.path.max_stepz": 3})
+    o = senda.AnalysisOptions()
+    o.explorer.path.max_steps = 5
+    r = senda.trace(VonMises(0.5), o, track=[0])
+    assert r.termination == "max-steps" and len(r.path) == 6
+    assert o.track == []  # the caller's options are not changed by track=
