@@ -115,8 +115,11 @@ class CriticalPoint:
     id, kind         "LP1"/"BP1"/"MP1"; "limit", "bifurcation" or "multiple"
     converged        located to the tolerance (message says how, or why not)
     system           "SPL" or "SPB", the augmented system that converged
-    lam, q, phi      λ, the state and the null vector φ of K (φ_pivot = 1), numpy arrays
-    tracked          {column: value} of the tracked displacements at the point
+    lam, q, phi      λ, the state and the null vector φ of K (φ_pivot = 1), numpy arrays;
+                     None when not converged (the last Newton iterate means nothing:
+                     ``bracket`` says where the point is)
+    tracked          {column: value} of the tracked displacements at the point (None
+                     when not converged)
     residual, newton_iterations, residual_history   the location's Newton
     phi_dot_r        |φᵀr| / (‖φ‖ r_s), small at a bifurcation point
     gamma            SPB unfolding parameter at the solution (≈ 0)
@@ -133,10 +136,10 @@ class CriticalPoint:
     converged: bool
     message: str
     system: str
-    lam: float
-    q: np.ndarray
-    phi: np.ndarray
-    tracked: dict
+    lam: Optional[float]
+    q: Optional[np.ndarray]
+    phi: Optional[np.ndarray]
+    tracked: Optional[dict]
     gamma: float
     residual: float
     newton_iterations: int
@@ -240,7 +243,9 @@ class Result:
 
     def brief_report(self) -> str:
         """One line: points, termination, the critical points and their λ."""
-        cps = ", ".join(f"{c.id} {c.kind} at lambda = {c.lam:.10g}" + ("" if c.converged else " (not located)")
+        cps = ", ".join((f"{c.id} {c.kind} at lambda = {c.lam:.10g}" if c.converged else
+                         f"{c.id} {c.kind} not located, lambda in [{c.bracket['lambda_before']:.10g}, "
+                         f"{c.bracket['lambda_after']:.10g}]")
                         for c in self.critical_points)
         return f"{self.points} points, {self.termination}: {self.message}" + (f"; {cps}" if cps else "")
 

@@ -364,12 +364,22 @@ py::dict to_dict(const analysis::CriticalRecord& rec, const std::vector<std::str
   d["converged"] = cp.converged;
   d["message"] = cp.message;
   d["system"] = cp.system;
-  d["lam"] = cp.lambda;
-  d["q"] = to_array(cp.q);
-  d["phi"] = to_array(cp.phi);
+  // A point that was not located has no λ, state, mode nor displacements (its last
+  // Newton iterate means nothing), as in summary.json: None; its bracket says where.
   py::dict tracked;
-  for (std::size_t k = 0; k < rec.tracked.size() && k < columns.size(); ++k) tracked[py::str(columns[k])] = rec.tracked[k];
-  d["tracked"] = tracked;
+  if (cp.converged) {
+    d["lam"] = cp.lambda;
+    d["q"] = to_array(cp.q);
+    d["phi"] = to_array(cp.phi);
+    for (std::size_t k = 0; k < rec.tracked.size() && k < columns.size(); ++k)
+      tracked[py::str(columns[k])] = rec.tracked[k];
+    d["tracked"] = tracked;
+  } else {
+    d["lam"] = py::none();
+    d["q"] = py::none();
+    d["phi"] = py::none();
+    d["tracked"] = py::none();
+  }
   d["gamma"] = cp.gamma;
   d["residual"] = cp.residual;
   d["newton_iterations"] = cp.newton_iterations;
@@ -640,6 +650,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("min_step_ratio", &Options::min_step_ratio)
       .def_readwrite("max_step_ratio", &Options::max_step_ratio)
       .def_readwrite("max_step_growth", &Options::max_step_growth)
+      .def_readwrite("max_turn_degrees", &Options::max_turn_degrees)
       .def_readwrite("target_iterations", &Options::target_iterations)
       .def_readwrite("max_iterations", &Options::max_iterations)
       .def_readwrite("residual_tolerance", &Options::residual_tolerance)
