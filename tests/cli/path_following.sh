@@ -3,7 +3,8 @@
 # case is a structure of tests/continuation/cfg/ with the options that broke it.
 # usage: path_following.sh TRACE SOURCE_DIR WORK_DIR [CASE]
 #   CASE: control-refused, runaway, monotone-control, control-turning-point,
-#         no-return, no-jump, close-points, outside-bracket, unlocated-null (all when omitted)
+#         no-return, no-jump, close-points, outside-bracket, unlocated-null,
+#         stiff-shear (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -209,6 +210,22 @@ if want $case; then
   done
   awk -F, '$NF == 0 && $4 != "" { print; bad = 1 } END { exit bad }' "$work/$case/critical.csv" || die "critical.csv gives a lambda to a point not located"
   grep -q "not located (not drawn" "$work/$case/plot.gp" || die "plot.gp: no key entry for the points not located"
+  ok
+fi
+# Item 9: a very stiff shear (Simo-Reissner, GA_s = 1e10 on the toggle) left both
+# limit points "not located" after 20 wandering iterations, with a message nested in
+# another; with central differences for the derivative of K (docs/theory.md eq. 6.1)
+# both converge quadratically.
+case=stiff-shear
+if want $case; then
+  sed 's/1.8849e6 6.0445e5 9270 10/1.8849e6 1e10 9270 10/' "$cfg/williams-toggle.cfg" > "$work/toggle-stiff.cfg"
+  run $case "$work/toggle-stiff.cfg"
+  [ $rc -eq 0 ] || die "exit $rc: $(message $case)"
+  n=$(points $case | awk '$1 == "limit" && $2 == "true"' | wc -l)
+  [ "$n" -eq 2 ] || die "$n located limit points, expected 2"
+  awk '/^      "newton_iterations":/ { gsub(/,/, "", $2); if ($2 + 0 > 6) { print "iterations " $2; bad = 1 } } END { exit bad }' "$work/$case/summary.json" ||
+    die "more than 6 Newton iterations"
+  ! grep '^      "message":' "$work/$case/summary.json" | grep -q '(after.*(after\|failed:.*failed:' || die "a nested message"
   ok
 fi
 exit $fail

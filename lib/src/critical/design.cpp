@@ -430,6 +430,10 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
       ev.mu = p.mu;
       ev.lambda = p.lambda;
       int side = 0;
+      // The eigenvalue is small against the bracket's first end values (the ends
+      // shrink with it: a test against them may never hold before the solve at the
+      // coincidence itself fails, the two eigenvalues vanishing together).
+      const double f_scale = std::max(std::isfinite(fa) ? std::abs(fa) : 0.0, std::abs(fb));
       for (int it = 0; it < 60; ++it) {
         const bool falsi = std::isfinite(fa) && std::isfinite(fb) && fa * fb < 0;
         const double sc = falsi ? (sa * fb - sb * fa) / (fb - fa) : 0.5 * (sa + sb);
@@ -437,7 +441,7 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
         if (!t.ok) break;
         ev.mu = t.mu;
         ev.lambda = t.lambda;
-        if (falsi && std::abs(t.eigenvalue) <= 1e-10 * std::max(std::abs(fa), std::abs(fb))) {
+        if (falsi && std::abs(t.eigenvalue) <= 1e-10 * f_scale) {
           ev.located = true;
           break;
         }

@@ -360,9 +360,11 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       }
     }
     if (!exact) {
-      const double eps = std::sqrt(std::numeric_limits<double>::epsilon()) * (1.0 + q.norm()) / pn;
+      const double eps = std::cbrt(std::numeric_limits<double>::epsilon()) * (1.0 + q.norm()) / pn;
       problem.tangent(q + eps * phi, lambda, Kwork);
-      BH = (Kwork * H - K * H) / eps;
+      BH = Kwork * H;
+      problem.tangent(q - eps * phi, lambda, Kwork);
+      BH = (BH - Kwork * H) / (2.0 * eps);
     }
     // λ-derivatives for non-proportional problems (method.md §4, general λ-dependence).
     Vector Klphi = Vector::Zero(n);
