@@ -308,7 +308,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     // of a stiff member, ‖Kφ‖ ≤ tol ρ‖φ‖ admits a bending eigenvalue of ~1e-4 of
     // its own size (Euler column, EA = 1e5 EI/L²).
     const double lambda_span = std::max({std::abs(lambda), lambda_span_hint, 1e-300});
-    const double update_tol = std::sqrt(options.tolerance);
+    const double update_tol = 100.0 * options.tolerance;
     const bool small_update =
         it > 0 && std::abs(last_dl) <= update_tol * lambda_span && last_dphi <= update_tol * pn;
     if (res <= options.tolerance && small_update) {

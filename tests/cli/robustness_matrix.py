@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Robustness matrix (issue 19): each structure's primary path traced with every
+arc-length constraint, displacement control where a natural control dof exists,
+and two initial steps (the file's and half of it) locates the same critical points
+(kind, lambda to 1e-8 relative) as the file's own run, within the lambda range both
+runs cover. A point that a combination cannot locate must be reported not located
+with a bracket that holds it, never dropped, never replaced by another.
+
+usage: robustness_matrix.py TRACE SOURCE_DIR WORK_DIR STRUCTURE [--table]
+  --table prints the docs/validation.md rows of that structure instead of failing.
+Only the standard library: the .json files are read with json."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+# name: (cfg, natural control dof or None, extra overrides)
+STRUCTURES = {
+    "three-bar": ("problems/three-bar.cfg", "3 ux", []),
+    "von-mises": ("problems/von-mises.cfg", "2 uy", []),
+    "euler-column": ("problems/euler-column.cfg", None, []),
+    "leaning-column": ("problems/leaning-column.cfg", None, []),
+    "roorda-frame": ("problems/roorda-frame.cfg", None, []),
+    "lee-frame": ("problems/lee-frame.cfg", None, []),
+    "eriksson-frame": ("problems/eriksson-frame.cfg", None, []),
+    "star-dome": ("problems/star-dome.cfg", None, []),
+    "three-bar-imperfect": ("problems/three-bar-imperfect.cfg", None, []),
+    "von-mises-sway": ("tests/continuation/cfg/von-mises-sway.cfg", "2 uy", []),
+    "williams-toggle": ("tests/continuation/cfg/williams-toggle.cfg", None, []),
+    "dadeppo-arch": ("tests/continuation/cfg/dadeppo-arch.cfg", None, []),
+}
+CONSTRAINTS = ["spherical", "cylindrical", "pseudo-arclength"]
+REL = 1e-8
+
+
+def initial_step(cfg):
+    with open(cfg) as f:
+        for line in f:
+            m = re.match(r"\s*initial_step\s*=\s*([0-9.eE+-]+)", line)
+            if m:
+                return float(m.group(1))
+    return 0.05  # the default (docs/config.md)
+
+
+def run(trace, cfg, out, overrides):
+    args = [trace, cfg, "--out", out, "--overwrite", "--quiet", "--primary-only"] + overrides
+    r = subprocess.run(args, capture_output=True, text=True)
+    path = os.path.join(out, "summary.json")
+    if not os.path.exists(path):
+        return r.returncode, None
+    with open(path) as f:
+        return r.returncode, json.load(f)
+
+
+def same(a, b):
+    return abs(a - b) <= REL * max(1.0, abs(a))
+
+
+def compare(ref, got):
+    """Problems of `got` against `ref`, within the lambda range both traced."""
+    lo = max(ref["lambda_min"], got["lambda_min"])
+    hi = min(ref["lambda_max"], got["lambda_max"])
+    inside = lambda l: lo - REL * max(1, abs(lo)) <= l <= hi + REL * max(1, abs(hi))
+    located = [(c["kind"], c["lambda"]) for c in got["critical_points"] if c["converged"]]
+    brackets = [(min(c["bracket"]["lambda_before"], c["bracket"]["lambda_after"]),
+                 max(c["bracket"]["lambda_before"], c["bracket"]["lambda_after"]))
+                for c in got["critical_points"] if not c["converged"]]
+    problems = []
+    for c in ref["critical_points"]:
+        if not c["converged"] or not inside(c["lambda"]):
+            continue
+        if any(k == c["kind"] and same(c["lambda"], l) for k, l in located):
+            continue
+        if any(a - REL * max(1, abs(a)) <= c["lambda"] <= b + REL * max(1, abs(b)) for a, b in brackets):
+            continue  # reported not located, with a bracket that holds it
+        problems.append("%s at %.10g dropped" % (c["kind"], c["lambda"]))
+    ref_located = [(c["kind"], c["lambda"]) for c in ref["critical_points"] if c["converged"]]
+    for k, l in located:
+        if inside(l) and not any(k == rk and same(l, rl) for rk, rl in ref_located):
+            problems.append("%s at %.10g not in the file's run" % (k, l))
+    for c in got["critical_points"]:
+        if not c["converged"] and c["lambda"] is not None:
+            problems.append("%s not located, with a lambda" % c["id"])
+    return problems
+
+
+def main():
+    trace, src, work, name = sys.argv[1:5]
+    table = "--table" in sys.argv[5:]
+    cfg_rel, control, extra = STRUCTURES[name]
+    cfg = os.path.join(src, cfg_rel)
+    step = initial_step(cfg)
+    os.makedirs(work, exist_ok=True)
+    rc, ref = run(trace, cfg, os.path.join(work, name + "-file"), extra)
+    if ref is None or rc not in (0, 1):
+        print("FAIL %s: the file's run: exit %d" % (name, rc))
+        return 1
+    ref_points = sum(1 for c in ref["critical_points"] if c["converged"])
+    combos = [(c, s) for c in CONSTRAINTS for s in (step, step / 2)]
+    if control:
+        combos += [("displacement", s) for s in (step, step / 2)]
+    failed = 0
+    rows = []
+    spread = 0.0  # largest relative difference of a located lambda from the file's
+    for constraint, s in combos:
+        overrides = extra + ["continuation.constraint=" + constraint, "continuation.initial_step=%.17g" % s]
+        if constraint == "displacement":
+            overrides.append("continuation.control=" + control)
+        label = "%s, initial_step %g" % (constraint, s)
+        rc, got = run(trace, cfg, os.path.join(work, "%s-%s-%g" % (name, constraint, s)), overrides)
+        if got is None or rc not in (0, 1):
+            print("FAIL %s %s: exit %d, no summary" % (name, label, rc))
+            failed += 1
+            rows.append((constraint, s, "exit %d" % rc, "-", "-"))
+            continue
+        problems = compare(ref, got)
+        for c in got["critical_points"]:
+            if c["converged"]:
+                for r in ref["critical_points"]:
+                    if r["converged"] and r["kind"] == c["kind"] and same(r["lambda"], c["lambda"]):
+                        spread = max(spread, abs(r["lambda"] - c["lambda"]) / max(1.0, abs(r["lambda"])))
+        located = sum(1 for c in got["critical_points"] if c["converged"])
+        unlocated = sum(1 for c in got["critical_points"] if not c["converged"])
+        rows.append((constraint, s, got["termination"], located, unlocated))
+        if problems:
+            failed += 1
+            print("FAIL %s %s: %s" % (name, label, "; ".join(problems[:6])))
+    if table:
+        cells = []
+        for constraint, s, term, located, unlocated in rows:
+            cells.append("%s %g: %s%s" % (constraint, s, located, "" if not unlocated else " + %s not located" % unlocated))
+        print("| %s | %d | %s | %.1e | %s |" % (name, ref_points, "; ".join(cells), spread,
+                                                "ok" if failed == 0 else "%d failed" % failed))
+        return 0
+    if failed == 0:
+        print("ok %s: %d combinations, %d located points in the file's run, largest spread %.1e"
+              % (name, len(combos), ref_points, spread))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

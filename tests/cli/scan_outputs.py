@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Scans every results directory the suite's CLI tests wrote (issue 19): a run that
+ended with exit 0 (termination completed or max-steps, not interrupted) has no
+non-finite value in path.csv and no runaway number (|x| > 1e12) in path.csv or
+summary.json (the Newton diagnostics of a point not located excepted). The structures of the suite have |lambda| < 1e4 and displacements
+< 1e3; a value beyond 1e12 is an iterate that ran away and was accepted.
+
+usage: scan_outputs.py WORK_DIR [MIN_RUNS]"""
+import json
+import math
+import os
+import sys
+
+LIMIT = 1e12
+SKIP_KEYS = {"lambda_min", "lambda_max"}  # of a run with no point: +-inf, written as null
+
+
+def numbers(x, path=""):
+    if isinstance(x, bool) or x is None:
+        return
+    if isinstance(x, (int, float)):
+        yield path, x
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            if k in SKIP_KEYS or k in ("timing", "wall_time_s"):
+                continue
+            yield from numbers(v, path + "." + k)
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from numbers(v, "%s[%d]" % (path, i))
+
+
+def main():
+    work = sys.argv[1]
+    min_runs = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    runs = bad = 0
+    for root, _dirs, files in os.walk(work):
+        if "summary.json" not in files:
+            continue
+        try:
+            with open(os.path.join(root, "summary.json")) as f:
+                s = json.load(f)
+        except (OSError, ValueError):
+            continue  # a test that writes a broken file on purpose checks it itself
+        if not isinstance(s, dict) or s.get("termination") not in ("completed", "max-steps"):
+            continue
+        runs += 1
+        # A point not located reports its failed Newton (a residual that grew is the
+        # reason it failed): diagnostics, not results; its lambda is null.
+        for c in s.get("critical_points", []):
+            if isinstance(c, dict) and c.get("converged") is False:
+                for k in ("residual", "residual_history", "gamma", "phi_dot_r"):
+                    c.pop(k, None)
+        for where, x in numbers(s):
+            if not math.isfinite(x) or abs(x) > LIMIT:
+                print("%s/summary.json%s = %r" % (root, where, x))
+                bad += 1
+                break
+        path = os.path.join(root, "path.csv")
+        if os.path.exists(path):
+            with open(path) as f:
+                next(f, None)
+                for n, line in enumerate(f, start=2):
+                    for cell in line.strip().split(","):
+                        try:
+                            x = float(cell)
+                        except ValueError:
+                            continue
+                        if not math.isfinite(x) or abs(x) > LIMIT:
+                            print("%s line %d: %s" % (path, n, line.strip()[:200]))
+                            bad += 1
+                            break
+                    else:
+                        continue
+                    break
+    print("%d runs scanned, %d with a runaway or non-finite value" % (runs, bad))
+    if runs < min_runs:
+        print("fewer runs than %d: the CLI tests have not run yet; skipped" % min_runs)
+        return 77
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
