@@ -65,7 +65,8 @@ void Console::on_point(int branch, const senda::continuation::PathPoint& p) {
   progress_.branch = branch;
   const std::string b = branch > 0 ? fmt::format("b{} ", branch) : "";
   point(p, fmt::format("{}step {:>5}  lambda={:+.9e}{}  it={:>2}  ds={:.3e}  neg={}\n", b, p.index, p.lambda,
-                       values(p.q), p.iterations, p.step_length, p.negative_pivots));
+                       values(p.q), p.iterations, p.step_length,
+                       p.negative_pivots < 0 ? std::string("?") : std::to_string(p.negative_pivots)));
 }
 
 void Console::point(const senda::continuation::PathPoint& p, const std::string& line) {

@@ -73,8 +73,10 @@ class Path:
     iterations       Newton iterations of the step
     residual         ‖g‖ at the point
     step_length      arc length Δs of the step
-    det_sign         sign of det K
-    negative_pivots  negative pivots of the LDLᵀ of K (its number of negative eigenvalues)
+    det_sign         sign of det K (0: undetermined, at the first point of a secondary branch)
+    negative_pivots  negative pivots of the LDLᵀ of K (its number of negative eigenvalues);
+                     −1: undetermined, at the first point of a secondary branch (a
+                     bifurcation point: empty in path.csv)
     bordered_sign    sign of the bordered determinant (docs/theory.md eq. 3.2)
     q                (points, n) array of the whole states, or None (``run(states=False)``)
     """

@@ -61,8 +61,9 @@ def test_result_equals_cli_summary(cfg, run_trace):
     assert list(r.path.branch) == [int(x[col["branch"]]) for x in rows]
     assert list(r.path.index) == [int(x[col["point"]]) for x in rows]
     assert list(r.path.lam) == [float(x[col["lambda"]]) for x in rows]
-    assert list(r.path.negative_pivots) == [int(x[col["negative_pivots"]]) for x in rows]
-    assert list(r.path.det_sign) == [int(x[col["det_sign"]]) for x in rows]
+    # Empty in path.csv: undetermined (a branch's first point, a bifurcation point).
+    assert list(r.path.negative_pivots) == [int(x[col["negative_pivots"]] or -1) for x in rows]
+    assert list(r.path.det_sign) == [int(x[col["det_sign"]] or 0) for x in rows]
     for name in r.path.columns:
         assert list(r.path.column(name)) == [float(x[col[name]]) for x in rows]
     # Modes: φ of every point as modes/<id>.csv has it.

@@ -383,8 +383,11 @@ bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& t
   current_.q = q0;
   current_.lambda = lambda0;
   current_.residual = g.norm();
-  current_.det_sign = point_->det_sign();
-  current_.negative_pivots = point_->negative_pivots();
+  // The start of a branch is a singular point (a bifurcation point): the inertia of
+  // its K is that of round-off, neither the branch's nor the parent's. Undetermined
+  // (path.csv leaves it empty); the first step's crossing is not checked.
+  current_.det_sign = 0;
+  current_.negative_pivots = -1;
   previous_ = current_;
   return true;
 }

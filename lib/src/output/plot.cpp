@@ -105,7 +105,8 @@ PathClasses read_path_classes(const fs::path& path_csv) {
                                     header.size()));
     try {
       const int b = std::stoi(f[1]);
-      (std::stoi(f[neg]) > 0 ? unstable : stable).insert(b);
+      if (!f[neg].empty())  // empty: undetermined (a branch's first point, a bifurcation point)
+        (std::stoi(f[neg]) > 0 ? unstable : stable).insert(b);
       const double lambda = number(f[2]);
       c.lambda_min = all.empty() ? lambda : std::min(c.lambda_min, lambda);
       c.lambda_max = all.empty() ? lambda : std::max(c.lambda_max, lambda);
@@ -233,11 +234,15 @@ std::string plot_script(const RunInfo& info, const analysis::TraceResult& s, con
   add("# on(b, s): is this row of path.csv the end of a segment of branch b in class s");
   add("# (0 stable, 1 unstable)? A row is kept when it, or the row before it on the same");
   add("# branch, is of class s; a segment is drawn where both of its ends are kept.");
-  add("# (Rows of a branch are consecutive and start with point 0.)");
+  add("# (Rows of a branch are consecutive and start with point 0.) The first point of a");
+  add("# secondary branch is a bifurcation point: its negative_pivots is empty (undetermined),");
+  add("# it is kept in both classes and its segment takes the class of the next point.");
   add("unstable(np) = (np > 0 ? 1 : 0)");
+  add("cls(np, s) = (np != np ? s : unstable(np))   # np != np: empty in path.csv (NaN)");
   add("prev_np = 0");
-  add("on(b, s) = (p_np = (column(P_POINT) == 0 ? column(P_NEG) : prev_np), prev_np = column(P_NEG), \\");
-  add("            column(P_BRANCH) == b && (unstable(column(P_NEG)) == s || unstable(p_np) == s))");
+  add("on(b, s) = (p_np = (column(P_POINT) == 0 || prev_np != prev_np ? column(P_NEG) : prev_np), \\");
+  add("            prev_np = column(P_NEG), \\");
+  add("            column(P_BRANCH) == b && (cls(column(P_NEG), s) == s || cls(p_np, s) == s))");
   add("is_kind(k) = (strcol(C_KIND) eq k && column(C_CONVERGED) == 1)");
   add("");
   const int m = static_cast<int>(s.critical_points.size());

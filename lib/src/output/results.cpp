@@ -57,8 +57,11 @@ void PathWriter::write(const continuation::PathPoint& p, int branch) {
     row += buf;
   }
   char tail[160];
-  std::snprintf(tail, sizeof tail, ",%d,%.17g,%.17g,%d,%d\n", p.iterations, p.residual, p.step_length, p.det_sign,
-                p.negative_pivots);
+  if (p.negative_pivots < 0)  // undetermined: the first point of a branch, a singular point
+    std::snprintf(tail, sizeof tail, ",%d,%.17g,%.17g,,\n", p.iterations, p.residual, p.step_length);
+  else
+    std::snprintf(tail, sizeof tail, ",%d,%.17g,%.17g,%d,%d\n", p.iterations, p.residual, p.step_length, p.det_sign,
+                  p.negative_pivots);
   row += tail;
   append(row);
 }

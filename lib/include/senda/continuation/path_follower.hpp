@@ -68,8 +68,9 @@ struct PathPoint {
   int iterations = 0;   // Newton iterations of the step that produced it
   double residual = 0.0;  // ‖g‖ at the point
   double step_length = 0.0;  // Δs used
-  int det_sign = 0;          // sign(det K) at the point
-  int negative_pivots = 0;   // inertia of K at the point
+  int det_sign = 0;          // sign(det K) at the point; 0: undetermined
+  int negative_pivots = 0;   // inertia of K at the point; −1: undetermined (the first point
+                             // of a branch, a singular point: start_along)
   // sign of det [[K, −r], [tᵀ]] (the Jacobian of the corrector bordered by the
   // tangent row) = det_sign · sign(t_λ) (eq. 3.2): changes at a simple bifurcation
   // point crossed along any branch, also where λ is extremal there and det K does
