@@ -198,3 +198,41 @@ def test_docstring():
     for word in ("nodes", "trusses", "beams", "springs", "hinges", "fix", "loads", "dead_loads", "track", "dim",
                  "name", "options", "ConfigError"):
         assert word in doc, word
+
+
+def test_hinged_frame_equals_cfg():
+    # problems/leaning-column.cfg: beams meshed into 8, two hinges, a clamp (rz fixed);
+    # 20 steps, past its sway bifurcation (P_cr = 1.36552 with 8 elements per member, the
+    # file's header), without the branches.
+    opts = {"stop.max_steps": 20, "branches.switch": False}
+    built = senda.build(
+        nodes=[(1, 0.0, 0.0), (2, 1.0, 0.0), (3, 0.0, 1.0), (4, 1.0, 1.0)],
+        beams=[(1, 1, 3, 1e5, 1e5, 1.0, 8), (101, 3, 4, 1e5, 1e5, 1.0, 8), (201, 2, 4, 1e5, 1e5, 1.0, 8)],
+        hinges=[(3, 101), (4, 201)],
+        fix=[(1, "ux", "uy", "rz"), (2, "ux", "uy")],
+        loads=[(3, "uy", -1.0), (4, "uy", -1.0)],
+        track=[(3, "ux"), (3, "uy"), (3, "rz")],
+        name="leaning-column",
+        options={"continuation.initial_step": 0.2, "continuation.max_step_ratio": 4, "continuation.auto_scale": False,
+                 "continuation.residual_tolerance": 1e-9, "stop.lambda_max": 2.5, "branches.max_depth": 1, **opts}).run()
+    loaded = senda.load("problems/leaning-column.cfg", overrides=opts).run()
+    assert built.critical("BP1").converged and abs(built.critical("BP1").lam - 1.36552) < 1e-5
+    assert_same_result(built, loaded)
+
+
+def test_3d_truss_and_ground_spring():
+    # A tripod: three bars from the ground to an apex held sideways by ground springs.
+    # Built only (no .cfg): 3 unknowns, the default track (the load's dof).
+    m = senda.build(
+        dim=3,
+        nodes=[(1, 1.0, 0.0, 0.0), (2, -0.5, 0.866, 0.0), (3, -0.5, -0.866, 0.0), (4, 0.0, 0.0, 0.3)],
+        trusses=[(1, 1, 4, 1.0), (2, 2, 4, 1.0), (3, 3, 4, 1.0)],
+        springs=[(4, 4, "ground", "ux", 0.1), (5, 4, "ground", "uy", 0.1)],
+        fix=[(1, "all"), (2, "all"), (3, "all")],
+        loads=[(4, "uz", -1.0)],
+        options={"stop.max_steps": 15})
+    assert m.unknowns == 3 and m.track_columns == ["u_4_uz"]
+    r = m.run()
+    assert r.points == 16 and r.unknowns == 3
+    with pytest.raises(senda.ConfigError, match=r"nodes\[0\]: key 'model.node': Z is required in a 3D model"):
+        senda.build(dim=3, nodes=[(1, 0.0, 0.0)], trusses=[], loads=[])
