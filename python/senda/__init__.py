@@ -406,7 +406,7 @@ def _fix_rows(fix: Any) -> list:
         rows = []
         for node, comps in fix.items():
             comps = [comps] if isinstance(comps, str) else list(comps)
-            where = f"fix[{node!r}]"
+            where = f"fix[{node}]"
             rows.append((where, " ".join(_field(v, where) for v in [node, *comps])))
         return rows
     return _rows(fix, "fix")
