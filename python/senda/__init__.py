@@ -1,10 +1,12 @@
 """Senda from Python: path following and bifurcation analysis (docs/python.md).
 
-Two ways in:
+Three ways in:
 
 * ``senda.load(path, overrides)`` reads a ``.cfg`` file exactly as the ``trace``
   command does; ``run()`` on the model returns a :class:`Result` in memory and,
   with ``out=``, writes the usual results directory.
+* ``senda.build(nodes=..., trusses=..., beams=..., fix=..., loads=..., options=...)``
+  makes the same :class:`Model` from Python lists or numpy arrays, without a file.
 * Subclass :class:`Problem` with ``residual(q, lam)`` and ``tangent(q, lam)``
   and give it to :func:`trace`: Senda's arc-length path follower, critical-point
   location (SPL/SPB) and branch switching run on it.
@@ -19,7 +21,10 @@ exceptions. Ctrl-C stops a run, keeping what was computed (termination
 from __future__ import annotations
 
 import copy
+import math
+import numbers
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
@@ -37,7 +42,7 @@ from ._core import (  # noqa: F401  (re-exported)
 )
 
 __all__ = [
-    "load", "trace", "Problem", "Model", "Result", "Path", "CriticalPoint", "Branch", "Curve",
+    "load", "build", "trace", "Problem", "Model", "Result", "Path", "CriticalPoint", "Branch", "Curve",
     "ConfigError", "OutputError", "DirectoryRefused", "AnalysisOptions", "ExplorerOptions",
     "PathOptions", "FinderOptions", "LocateOptions", "Constraint", "DetectTest",
 ]
@@ -275,19 +280,25 @@ def _override_text(key: str, value: Any) -> list:
 
 
 class Model:
-    """A structure read from a .cfg file (returned by :func:`load`).
+    """A structure read from a .cfg file (returned by :func:`load`) or built from
+    Python data (returned by :func:`build`).
 
-    Attributes: name, title, description, config_file, unknowns (n), track_columns
-    (the tracked displacements), design_parameters, options (a copy of the
-    ExplorerOptions the file set)."""
+    Attributes: name, title, description, config_file (``"<senda.build>"`` for a
+    built model), unknowns (n), track_columns (the tracked displacements),
+    design_parameters, options (a copy of the ExplorerOptions the file set),
+    config_text (a built model: the .cfg text it was read from, without its
+    options; None for a loaded file)."""
 
-    def __init__(self, core: "_core.LoadedModel"):
+    def __init__(self, core: "_core.LoadedModel", config_text: Optional[str] = None):
         self._core = core
+        self.config_text = config_text
 
     def __getattr__(self, name: str):
         return getattr(self._core, name)
 
     def __repr__(self) -> str:
+        if self.config_text is not None:
+            return f"senda.Model(<built> {self._core.name!r}, {self._core.unknowns} unknowns)"
         return f"senda.Model({self._core.config_file!r}, {self._core.unknowns} unknowns)"
 
     def run(self, out: Optional[os.PathLike | str] = None, progress: Optional[Callable[[dict], Any]] = None,
@@ -334,6 +345,169 @@ def load(path: os.PathLike | str, overrides: Optional[Mapping[str, Any]] = None)
     for k, v in (overrides or {}).items():
         texts += _override_text(str(k), v)
     return Model(_core.load(os.fspath(path), texts))
+
+
+# ---------------------------------------------------------------------------
+# Models built from Python data
+#
+# build() writes its arguments as the records of a .cfg [model] section and has
+# the library read and build that text (input::Config::parse, input::build,
+# input::check_mechanism) and apply the options as overrides: every check, default
+# and message is the one of a file. Only the location is translated: an error at
+# line N of the text names the argument row that wrote line N ("trusses[1]").
+
+_BUILD_FILE = "<senda.build>"
+_NAME = re.compile(r"[A-Za-z0-9_.+\-]+")  # a text field: a component, "all", "ground", a strain
+# Keys the arguments of build() write; refused in its options.
+_BUILD_KEYS = {"model.node": "nodes", "model.truss": "trusses", "model.beam": "beams", "model.spring": "springs",
+               "model.hinge": "hinges", "model.fix": "fix", "model.load": "loads", "model.dead_load": "dead_loads",
+               "model.dim": "dim", "output.track": "track", "output.name": "name"}
+
+
+def _build_error(where: str, message: str, key: str = "") -> ConfigError:
+    e = ConfigError(f"{where}: " + (f"key '{key}': " if key else "") + message)
+    e.file, e.line, e.key = where, 0, key
+    return e
+
+
+def _field(v: Any, where: str) -> str:
+    """One field of a record as the .cfg text that reads back as the same value."""
+    if isinstance(v, (bool, np.bool_)):
+        raise _build_error(where, f"{v!r} is not a field (a number, an id or a name such as 'ux')")
+    if isinstance(v, numbers.Integral):
+        return str(int(v))
+    if isinstance(v, numbers.Real):
+        x = float(v)
+        # An integral float (ids of a float array) as an integer: the same double for a real field.
+        if math.isfinite(x) and x.is_integer() and abs(x) < 2.0**53 and math.copysign(1.0, x) > 0:
+            return str(int(x))
+        return repr(x)  # shortest text of the same double; nan/inf are refused by the reader
+    if isinstance(v, str):
+        if not _NAME.fullmatch(v):
+            raise _build_error(where, f"field {v!r} is not a name (letters, digits, '_', '.', '+', '-')")
+        return v
+    raise _build_error(where, f"field {v!r} of type {type(v).__name__} is not a number or a name")
+
+
+def _rows(value: Any, arg: str) -> list:
+    """The rows of an argument: a sequence of rows or a 2D array (a scalar row is one field)."""
+    if value is None:
+        return []
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise _build_error(arg, f"expected a list of rows or a 2D array, found {value!r}")
+    rows = []
+    for i, row in enumerate(value):
+        where = f"{arg}[{i}]"
+        fields = [row] if isinstance(row, str) or not hasattr(row, "__iter__") else list(row)
+        rows.append((where, " ".join(_field(v, where) for v in fields)))
+    return rows
+
+
+def _fix_rows(fix: Any) -> list:
+    if isinstance(fix, Mapping):  # {node: "all" | "ux" | ("ux", "uy")}
+        rows = []
+        for node, comps in fix.items():
+            comps = [comps] if isinstance(comps, str) else list(comps)
+            where = f"fix[{node}]"
+            rows.append((where, " ".join(_field(v, where) for v in [node, *comps])))
+        return rows
+    return _rows(fix, "fix")
+
+
+def _relocate(e: Exception, labels: dict) -> ConfigError:
+    """A ConfigError of the text or the overrides, located at the argument that caused it."""
+    text = str(e)
+    if e.file == _BUILD_FILE:
+        head = f"{e.file}:{e.line}: " if e.line > 0 else f"{e.file}: "
+        where = labels.get(e.line, "senda.build") if e.line > 0 else "senda.build"
+    elif e.file == "<command line>":
+        head, where = f"{e.file}: ", "options"
+    else:  # another file (a mode file, a saved state): its own location
+        return e
+    rest = text[len(head):] if text.startswith(head) else text
+    # "(first at line 4)", "the member of line 7": the row that wrote that line.
+    rest = re.sub(r"\bline (\d+)\b", lambda m: labels.get(int(m.group(1)), m.group(0)), rest)
+    r = ConfigError(f"{where}: {rest}")
+    r.file, r.line, r.key = where, 0, e.key
+    return r
+
+
+def build(nodes: Any, *, trusses: Any = None, beams: Any = None, springs: Any = None, hinges: Any = None,
+          fix: Any = None, loads: Any = None, dead_loads: Any = None, track: Any = None, dim: int = 2,
+          name: str = "model", options: Optional[Mapping[str, Any]] = None) -> Model:
+    """Builds a structure from Python data, as :func:`load` builds a .cfg file; returns
+    the same :class:`Model` (``run()``, ``run(out=...)`` write the same results).
+
+    Every argument but dim, name and options is a list of rows (tuples or lists) or a
+    2D numpy array, each row the fields of one .cfg record of [model] (docs/config.md),
+    in the same order. Ids are integers (integral floats of an array are accepted);
+    components are "ux", "uy", "uz", "rz".
+
+    nodes       (ID, X, Y) in 2D, (ID, X, Y, Z) in 3D
+    trusses     (ID, NODE_A, NODE_B, EA) or (ID, NODE_A, NODE_B, EA, STRAIN), STRAIN one
+                of "green-lagrange", "engineering", "logarithmic" (default: the option
+                "model.strain", green-lagrange)
+    beams       (ID, NODE_A, NODE_B, EA, GAS, EI) or (..., N): a plane beam member meshed
+                into N elements (default 1) with ids ID ... ID+N-1 (2D only; element
+                from the option "model.beam_formulation", simo-reissner)
+    springs     (ID, NODE_A, NODE_B, COMPONENT, K): NODE_B a node id or "ground",
+                COMPONENT a component or "axial" (along the line between the nodes)
+    hinges      (NODE, MEMBER, ...) or (NODE, MEMBER, ..., "spring", K): moment releases
+                of beam members (by their ID) at NODE
+    fix         rows (NODE, COMP, ...) with COMP a component or "all" (every
+                translation), or a dict {NODE: "all" | "ux" | ("ux", "uy")}
+    loads       (NODE, COMP, VALUE): the reference load pattern, scaled by λ
+    dead_loads  (NODE, COMP, VALUE): loads not scaled by λ
+    track       (NODE, COMP): the displacements the path and the critical points
+                keep (columns "u_NODE_COMP"); default: the first load's dof
+    dim         2 or 3
+    name        the problem's name (summary.json, the progress lines)
+    options     {"section.key": value} of every other key of a .cfg, with the same
+                defaults, ranges and messages, applied as :func:`load`'s overrides:
+                {"continuation.initial_step": 0.005, "stop.max_steps": 400,
+                "stop.displacement": "2 uy 1.1", "model.strain": "engineering",
+                "problem.title": "..."}. The keys the arguments write (model.node, ...,
+                output.track, output.name) are refused.
+
+    Raises :class:`ConfigError` (a ValueError) for anything the .cfg reader refuses:
+    a node id that does not exist, a duplicate id, EA <= 0, a zero-length member, a
+    load on a fixed or unused dof, an unknown option key or a bad value, a mechanism.
+    Its text is the reader's message, located at the argument row instead of a line:
+    ``trusses[1]: key 'model.truss': NODE_B: node 7 does not exist (valid: a node id
+    defined by model.node)``; ``options: key ...`` for an option (``e.file`` is
+    "trusses[1]", "options" or "senda.build", ``e.key`` the .cfg key)."""
+    if isinstance(dim, bool) or not isinstance(dim, numbers.Integral):
+        raise _build_error("dim", f"expected 2 or 3, found {dim!r}", "model.dim")
+    if not isinstance(name, str) or not name or any(c in name for c in "#\n\r"):
+        raise _build_error("name", f"expected a non-empty one-line text without '#', found {name!r}", "output.name")
+    for k in (options or {}):
+        if str(k) in _BUILD_KEYS:
+            raise _build_error("options", f"given by the argument '{_BUILD_KEYS[str(k)]}' of senda.build, not an option",
+                               str(k))
+    lines = ["# written by senda.build", "[model]", f"dim = {int(dim)}"]
+    labels = {3: "dim"}
+    for key, rows in (("node", _rows(nodes, "nodes")), ("truss", _rows(trusses, "trusses")),
+                      ("beam", _rows(beams, "beams")), ("spring", _rows(springs, "springs")),
+                      ("hinge", _rows(hinges, "hinges")), ("fix", _fix_rows(fix)), ("load", _rows(loads, "loads")),
+                      ("dead_load", _rows(dead_loads, "dead_loads")), ("[output]", None),
+                      ("track", _rows(track, "track"))):
+        if rows is None:
+            lines.append(key)
+            continue
+        for where, text in rows:
+            lines.append(f"{key} = {text}")
+            labels[len(lines)] = where
+    lines.append(f"name = {name}")
+    labels[len(lines)] = "name"
+    text = "\n".join(lines) + "\n"
+    overrides = []
+    for k, v in (options or {}).items():
+        overrides += _override_text(str(k), v)
+    try:
+        core = _core.load_text(text, _BUILD_FILE, overrides)
+    except ConfigError as e:
+        raise _relocate(e, labels) from None
+    return Model(core, text)
 
 
 # ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 // python/senda/__init__.py; this file holds what must be C++:
 //
 //   load(path, overrides)         input::load + check_mechanism → a LoadedModel (Spec + Config)
+//   load_text(text, file, ...)    the same from the .cfg text senda.build writes
 //   LoadedModel.run(...)          analysis::Analysis on the model, output::Recorder when out is given
 //   run_problem(obj, options,...) analysis::Analysis on a Python object through PyProblem
 //
@@ -558,14 +559,24 @@ struct LoadedModel {
   std::vector<std::string> columns;
 };
 
-std::shared_ptr<LoadedModel> load(const std::string& path, const std::vector<std::string>& overrides) {
-  // As trace does (apps/trace/main.cpp, run.cpp): read, overrides in order, build, the mechanism check.
-  senda::input::Config config = senda::input::Config::read_file(path);
+// As trace does (apps/trace/main.cpp, run.cpp): overrides in order, build, the mechanism check.
+std::shared_ptr<LoadedModel> build_model(senda::input::Config config, const std::vector<std::string>& overrides) {
   for (const std::string& o : overrides) config.apply_override(o);
   senda::input::Spec spec = senda::input::build(config);
   senda::input::check_mechanism(spec);
   std::vector<std::string> columns = senda::input::track_columns(spec);
   return std::make_shared<LoadedModel>(LoadedModel{std::move(config), std::move(spec), std::move(columns)});
+}
+
+std::shared_ptr<LoadedModel> load(const std::string& path, const std::vector<std::string>& overrides) {
+  return build_model(senda::input::Config::read_file(path), overrides);
+}
+
+// The model text senda.build writes from its arguments, read as a .cfg file named
+// `file`: the same reader, builder and checks as load, so the same messages.
+std::shared_ptr<LoadedModel> load_text(const std::string& text, const std::string& file,
+                                       const std::vector<std::string>& overrides) {
+  return build_model(senda::input::Config::parse(text, file), overrides);
 }
 
 py::dict run_model(const LoadedModel& m, const std::optional<std::string>& out, bool overwrite,
@@ -712,6 +723,7 @@ PYBIND11_MODULE(_core, m) {
                              "a copy of the explorer options the file set")
       .def("run", &run_model, py::arg("out"), py::arg("overwrite"), py::arg("progress"), py::arg("states"));
   m.def("load", &load, py::arg("path"), py::arg("overrides"));
+  m.def("load_text", &load_text, py::arg("text"), py::arg("file"), py::arg("overrides"));
   m.def("run_problem", &run_problem, py::arg("problem"), py::arg("options"), py::arg("progress"),
         py::arg("states"));
 }
