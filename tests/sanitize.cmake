@@ -11,7 +11,8 @@ if(SENDA_SANITIZE)
     linalg/factorization_test.cpp
     model/model_test.cpp model/truss_test.cpp model/spring_test.cpp model/beam2d_test.cpp model/hinge_test.cpp
     model/corot2d_test.cpp input/hinge_input_test.cpp analysis/studies_test.cpp
-    continuation/constraint_test.cpp continuation/path_follower_test.cpp
+    continuation/constraint_test.cpp continuation/path_follower_test.cpp continuation/hostile_run_test.cpp
+    output/write_failure_test.cpp
     critical/locate_test.cpp critical/branch_test.cpp critical/design_test.cpp)
   list(TRANSFORM SENDA_SANITIZE_TEST_SOURCES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
   add_executable(senda_sanitize_tests main.cpp ${SENDA_SANITIZE_TEST_SOURCES})
