@@ -1,0 +1,341 @@
+// Frames of Beam3D elements (docs/notes/beam3d.md): Lee's frame in its plane
+// against Beam2D (same formulation), and a cantilever rolled into a full circle
+// by an end moment, against the exact discrete and continuum solutions.
+#include <catch2/catch.hpp>
+#include <Eigen/Dense>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "senda/continuation/path_follower.hpp"
+#include "senda/critical/branch.hpp"
+#include "senda/input/builder.hpp"
+#include "senda/model/beam2d.hpp"
+#include "senda/model/beam3d.hpp"
+#include "senda/model/model.hpp"
+#include "support/trace_run.hpp"
+
+using namespace senda;
+using namespace senda::model;
+using namespace senda::continuation;
+using namespace senda::critical;
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+// Lee's frame (problems/lee-frame.cfg, frames_test.cpp): column (0,0)–(0,120), beam
+// (0,120)–(120,120), both far ends pinned, P downward at 24 from the corner; n + n
+// elements, the beam as two members 1 : 4. In 3D every node has uz, rx, ry fixed
+// and the reference vector of each member is z × e₁ (so e₃ = z, EI₃ the plane EI).
+struct Lee {
+  Model model;
+  int load_node = -1;
+  explicit Lee(int dim) : model(dim) {}
+};
+void build_lee(Lee& f, int n, const BeamSection& s) {
+  Model& m = f.model;
+  const int base = m.add_node(1, {0, 0, 0});
+  const int corner = m.add_node(2, {0, 120, 0});
+  f.load_node = m.add_node(3, {24, 120, 0});
+  const int end = m.add_node(4, {120, 120, 0});
+  const int ends[3][2] = {{base, corner}, {corner, f.load_node}, {f.load_node, end}};
+  const int counts[3] = {n, n / 5, n - n / 5};
+  for (int k = 0; k < 3; ++k) {
+    if (m.dim() == 2) {
+      mesh_member(m, ends[k][0], ends[k][1], counts[k], s, 100 * (k + 1), 100 * k + 1);
+    } else {
+      // The same section: GA₃ and EI₂ out of the plane, where nothing moves.
+      const Beam3DSection s3{s.EA, s.GAs, s.GAs, s.EI, s.EI, s.EI};
+      const Eigen::Vector3d e1 = (m.node_position(ends[k][1]) - m.node_position(ends[k][0])).normalized();
+      mesh_member_3d(m, ends[k][0], ends[k][1], counts[k], s3, Eigen::Vector3d::UnitZ().cross(e1), 100 * (k + 1),
+                     100 * k + 1);
+    }
+  }
+  for (int node : {base, end})
+    for (Component c : {Component::Ux, Component::Uy}) m.fix(node, c);
+  if (m.dim() == 3)
+    for (int node = 0; node < m.node_count(); ++node)
+      for (Component c : {Component::Uz, Component::Rx, Component::Ry}) m.fix(node, c);
+  m.add_load(f.load_node, Component::Uy, -1.0);
+  m.finalize();
+}
+
+// The two limit points of Lee's frame (λ, v of the load point).
+std::vector<std::pair<double, double>> lee_limit_points(const Lee& f) {
+  const int jv = f.model.equation(f.load_node, Component::Uy);
+  Options o;
+  o.initial_load_increment = 0.1;
+  o.max_step_ratio = 5.0;
+  o.max_steps = 400;
+  PathFollower pf(f.model, o);
+  REQUIRE(pf.start(Vector::Zero(f.model.size()), 0.0));
+  CriticalPointFinder finder(FinderOptions{});
+  while (finder.points().size() < 2 && pf.advance()) finder.check(pf, 0);
+  REQUIRE(finder.points().size() == 2);
+  std::vector<std::pair<double, double>> out;
+  for (const CriticalPoint& lp : finder.points()) {
+    INFO(lp.id << " " << to_string(lp.kind) << " " << lp.message);
+    CHECK(lp.converged);
+    CHECK(lp.kind == CriticalKind::Limit);
+    out.emplace_back(lp.lambda, lp.q[jv]);
+  }
+  return out;
+}
+
+// Cantilever of length L from the origin along e₁ (a skew direction), n elements,
+// clamped at the root, end moment λ M e₃ with M = 2π EI₃/L on the tip's rotation
+// vector (rx ry rz): it stays in the plane (e₁, e₂) and, at λ = 1, is a circle.
+struct Circle {
+  Model model{3};
+  Eigen::Matrix3d R0;  // e₁ e₂ e₃
+  double L = 3.0, M = 0.0;
+  int n = 0, tip = -1;
+  Beam3DSection s{2.0e3, 900.0, 700.0, 1.5, 3.5, 2.0};  // EI₃ = 2 in the plane of bending
+};
+void build_circle(Circle& c, int n) {
+  c.n = n;
+  const Eigen::Vector3d e1 = Eigen::Vector3d(1.0, 2.0, 2.0) / 3.0;
+  const Eigen::Vector3d v(0.3, -1.0, 0.4);
+  const int root = c.model.add_node(1, Eigen::Vector3d::Zero());
+  c.tip = c.model.add_node(2, c.L * e1);
+  mesh_member_3d(c.model, root, c.tip, n, c.s, v, 10, 1);
+  c.R0 = dynamic_cast<const Beam3D&>(c.model.element(0)).reference_frame();
+  for (int k = 0; k < kComponents; ++k) c.model.fix(root, static_cast<Component>(k));
+  c.M = 2.0 * kPi * c.s.EI3 / c.L;
+  for (int k = 0; k < 3; ++k) c.model.add_load(c.tip, static_cast<Component>(3 + k), c.M * c.R0(k, 2));
+  c.model.finalize();
+}
+// The exact solution of the discrete problem at λ: every element has Γ = 0 and
+// κ₃ = λM/EI₃, so node k is turned by kφ about e₃ (φ = λ M L₀/EI₃) and the chords
+// form a regular polygon of side L₀: x_k = L₀ Σ_{j<k} (cos (j+½)φ e₁ + sin (j+½)φ e₂).
+Vector circle_discrete(const Circle& c, double lambda) {
+  const double L0 = c.L / c.n, phi = lambda * c.M * L0 / c.s.EI3;
+  Vector q = Vector::Zero(c.model.size());
+  // Model nodes: 0 root, 1 tip, 2 … n the intermediate ones in order.
+  for (int k = 1; k <= c.n; ++k) {
+    const int node = k == c.n ? c.tip : k + 1;
+    Eigen::Vector3d x = Eigen::Vector3d::Zero();
+    for (int j = 0; j < k; ++j) x += L0 * (std::cos((j + 0.5) * phi) * c.R0.col(0) + std::sin((j + 0.5) * phi) * c.R0.col(1));
+    const Eigen::Vector3d u = x - c.model.node_position(node);
+    const Eigen::Vector3d psi = k * phi * c.R0.col(2);
+    for (int i = 0; i < 3; ++i) {
+      q[c.model.equation(node, static_cast<Component>(i))] = u[i];
+      q[c.model.equation(node, static_cast<Component>(3 + i))] = psi[i];
+    }
+  }
+  return q;
+}
+// Continuum: the tip at angle θ = 2πλ of a circle of radius L/θ.
+Eigen::Vector3d circle_exact_tip(const Circle& c, double lambda) {
+  const double theta = 2.0 * kPi * lambda, R = c.L / theta;
+  return R * std::sin(theta) * c.R0.col(0) + R * (1.0 - std::cos(theta)) * c.R0.col(1);
+}
+Eigen::Vector3d tip_position(const Circle& c, const Vector& q) {
+  Eigen::Vector3d x = c.model.node_position(c.tip);
+  for (int i = 0; i < 3; ++i) x[i] += q[c.model.equation(c.tip, static_cast<Component>(i))];
+  return x;
+}
+
+// Newton at fixed λ (dense; small models).
+bool solve_at(const Model& m, Vector& q, double lambda) {
+  SparseMatrix K = m.tangent_pattern();
+  Vector g(m.size());
+  for (int it = 0; it < 30; ++it) {
+    m.residual(q, lambda, g);
+    if (g.norm() <= 1e-11 * m.reference_load().norm()) return true;
+    m.tangent(q, lambda, K);
+    q -= Eigen::MatrixXd(K).partialPivLu().solve(g);
+  }
+  return false;
+}
+
+struct PointRecorder : analysis::Observer {
+  std::vector<continuation::PathPoint> points;
+  void on_point(int branch, const continuation::PathPoint& p) override {
+    if (branch == 0) points.push_back(p);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Lee's frame with Beam3D, out-of-plane dofs fixed, equals Beam2D", "[frame3d][lee-frame]") {
+  const BeamSection s = beam_section(720.0, 0.3, 6.0, 2.0, 5.0 / 6.0);
+  Lee f2(2), f3(3);
+  build_lee(f2, 10, s);
+  build_lee(f3, 10, s);
+  CHECK(f3.model.size() == f2.model.size());
+  const auto p2 = lee_limit_points(f2), p3 = lee_limit_points(f3);
+  for (int k = 0; k < 2; ++k) {
+    INFO("limit point " << k + 1 << ": 2D P " << p2[k].first << " v " << p2[k].second << ", 3D − 2D: P "
+                        << p3[k].first - p2[k].first << " v " << p3[k].second - p2[k].second);
+    // Both are located to the locator's tolerance (residual 1e-10): the same
+    // equations give the same point to far better than 1e-8.
+    CHECK(std::abs(p3[k].first - p2[k].first) <= 1e-8 * std::abs(p2[k].first));
+    CHECK(std::abs(p3[k].second - p2[k].second) <= 1e-8 * std::abs(p2[k].second));
+  }
+  // 10 + 10 elements (frames_test.cpp): P_max 1.87902, P_min −0.98581.
+  CHECK(std::abs(p3[0].first - 1.87902) <= 1e-5);
+  CHECK(std::abs(p3[1].first + 0.98581) <= 1e-5);
+}
+
+TEST_CASE("Cantilever rolled into a circle by an end moment: the exact discrete solution, h² to the continuum",
+          "[frame3d][circle]") {
+  SECTION("the polygon is an equilibrium at every λ, and closes at λ = 1") {
+    Circle c;
+    build_circle(c, 8);
+    Vector g(c.model.size());
+    for (double lambda : {0.25, 0.5, 0.9, 1.0}) {
+      INFO("lambda " << lambda);
+      const Vector q = circle_discrete(c, lambda);
+      c.model.residual(q, lambda, g);
+      INFO("|g| " << g.norm() << " M " << c.M);
+      // Round-off: the positions are sums of cos/sin to a few ulps, and an error δ
+      // of a chord gives a force EA δ/L₀; 100 eps EA bounds it (4.4e-11, i.e.
+      // 1e-11 of M; measured 5.8e-12 at λ = 1).
+      CHECK(g.norm() <= 100 * std::numeric_limits<double>::epsilon() * c.s.EA);
+    }
+    CHECK((tip_position(c, circle_discrete(c, 1.0))).norm() <= 1e-14 * c.L);
+  }
+  SECTION("the traced path follows it; no critical point") {
+    Circle c;
+    build_circle(c, 8);
+    Options o;
+    o.initial_load_increment = 0.05;
+    o.max_steps = 200;
+    o.lambda_max = 1.0;
+    PathFollower pf(c.model, o);
+    REQUIRE(pf.start(Vector::Zero(c.model.size()), 0.0));
+    CriticalPointFinder finder(FinderOptions{});
+    int points = 0;
+    double worst = 0.0;
+    while (pf.advance()) {
+      finder.check(pf, 0);
+      ++points;
+      const double lambda = pf.current().lambda;
+      if (lambda > 1.0) break;
+      worst = std::max(worst, (pf.current().q - circle_discrete(c, lambda)).norm());
+    }
+    INFO(points << " points, last λ " << pf.current().lambda << ", worst |q − q_exact| " << worst);
+    CHECK(pf.current().lambda >= 1.0);
+    CHECK(points >= 10);
+    for (const CriticalPoint& p : finder.points())
+      UNSCOPED_INFO(p.id << " " << to_string(p.kind) << " λ " << p.lambda << " converged " << p.converged << " "
+                         << p.message);
+    // The planar path is an equilibrium at every λ, but not a stable one: the
+    // moment load is conjugate to ψ (potential −λ r·ψ, beam3d.md S.8), whose
+    // second variation in the rotations normal to ψ grows without bound as
+    // |ψ| → 2π, and a bifurcation out of the plane comes first. Measured, not a
+    // published value: n = 8 λ = 0.774158, n = 16 λ = 0.772949. With the
+    // out-of-plane motion prevented there is none (next section).
+    REQUIRE(finder.points().size() == 1);
+    const CriticalPoint& bp = finder.points()[0];
+    CHECK(bp.kind == CriticalKind::Bifurcation);
+    CHECK(bp.converged);
+    CHECK(std::abs(bp.lambda - 0.774158) <= 1e-6);
+    // Its mode is out of the plane: no in-plane translation, no rotation about e₃.
+    double in_plane = 0.0;
+    for (int node = 1; node < c.model.node_count(); ++node) {
+      Eigen::Vector3d u, psi;
+      for (int i = 0; i < 3; ++i) {
+        u[i] = c.model.displacement(bp.phi, node, static_cast<Component>(i));
+        psi[i] = c.model.displacement(bp.phi, node, static_cast<Component>(3 + i));
+      }
+      in_plane += std::pow(u.dot(c.R0.col(0)), 2) + std::pow(u.dot(c.R0.col(1)), 2) + std::pow(psi.dot(c.R0.col(2)), 2);
+    }
+    CHECK(std::sqrt(in_plane) <= 1e-6 * bp.phi.norm());
+    // Points converged to the corrector's residual tolerance (1e-10 relative to
+    // the load): the state error is that over the smallest stiffness, ~1e-9 L.
+    CHECK(worst <= 1e-7 * c.L);
+  }
+  SECTION("with the out-of-plane motion prevented, the path to the closed circle has no critical point") {
+    Circle c;
+    c.n = 8;
+    const Eigen::Vector3d e1 = Eigen::Vector3d(1.0, 2.0, 2.0) / 3.0;
+    const int root = c.model.add_node(1, Eigen::Vector3d::Zero());
+    c.tip = c.model.add_node(2, c.L * e1);
+    mesh_member_3d(c.model, root, c.tip, c.n, c.s, Eigen::Vector3d(0.3, -1.0, 0.4), 10, 1);
+    for (int k = 0; k < kComponents; ++k) c.model.fix(root, static_cast<Component>(k));
+    // uz of every node: the plane (e₁, e₂) is not a coordinate plane, so this holds
+    // the beam in its plane together with its in-plane stiffness.
+    for (int node = 1; node < c.model.node_count(); ++node) c.model.fix(node, Component::Uz);
+    c.R0 = dynamic_cast<const Beam3D&>(c.model.element(0)).reference_frame();
+    c.M = 2.0 * kPi * c.s.EI3 / c.L;
+    for (int k = 0; k < 3; ++k) c.model.add_load(c.tip, static_cast<Component>(3 + k), c.M * c.R0(k, 2));
+    c.model.finalize();
+    Options o;
+    o.initial_load_increment = 0.05;
+    o.max_steps = 200;
+    o.lambda_max = 1.0;
+    PathFollower pf(c.model, o);
+    REQUIRE(pf.start(Vector::Zero(c.model.size()), 0.0));
+    CriticalPointFinder finder(FinderOptions{});
+    while (pf.advance()) finder.check(pf, 0);
+    CHECK(pf.current().lambda >= 1.0);
+    CHECK(finder.points().empty());
+  }
+  SECTION("the tip converges to the continuum circle as h²") {
+    // Discrete tip / continuum tip = (φ/2)/sin(φ/2) with φ = 2πλ/n: relative
+    // error ≈ φ²/24, so the error ratio between n and 2n is 4.
+    const double lambda = 0.5;  // a half circle: the tip at (0, 2R)
+    double err[3];
+    const int meshes[3] = {4, 8, 16};
+    for (int k = 0; k < 3; ++k) {
+      Circle c;
+      build_circle(c, meshes[k]);
+      // From the straight beam by a few load steps of Newton.
+      Vector q = Vector::Zero(c.model.size());
+      for (int step = 1; step <= 10; ++step) REQUIRE(solve_at(c.model, q, lambda * step / 10.0));
+      err[k] = (tip_position(c, q) - circle_exact_tip(c, lambda)).norm();
+      const double phi = 2.0 * kPi * lambda / meshes[k];
+      const double predicted = (phi / 2.0 / std::sin(phi / 2.0) - 1.0) * circle_exact_tip(c, lambda).norm();
+      UNSCOPED_INFO("n " << meshes[k] << " tip error " << err[k] << " predicted " << predicted);
+      CHECK(std::abs(err[k] - predicted) <= 1e-9 * c.L);
+    }
+    UNSCOPED_INFO("ratios " << err[0] / err[1] << " " << err[1] / err[2]);
+    CHECK(err[0] / err[1] >= 3.8);
+    CHECK(err[0] / err[1] <= 4.2);
+    CHECK(err[1] / err[2] >= 3.9);
+    CHECK(err[1] / err[2] <= 4.1);
+  }
+}
+
+TEST_CASE("catalogue .cfg: circle cantilever closes at M = 2πEI/L", "[catalogue][circle-cantilever][frame3d]") {
+  const input::Config config =
+      input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/circle-cantilever.cfg");
+  const input::Spec spec = input::build(config);
+  const std::filesystem::path dir = std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / "catalogue-circle-cantilever";
+  PointRecorder rec;
+  const analysis::TraceResult s = senda::testing::run_into(spec, dir, &config, &rec);
+  const Model& m = *spec.model;
+  // The out-of-plane bifurcation of the ψ-conjugate moment (see the test above;
+  // measured, not validated): one, with 16 elements at λ = 0.772949.
+  REQUIRE(s.critical_points.size() == 1);
+  CHECK(s.critical_points[0].point.kind == critical::CriticalKind::Bifurcation);
+  CHECK(std::abs(s.critical_points[0].point.lambda - 0.772949) <= 1e-5);
+  REQUIRE(rec.points.size() >= 10);
+  // Node 2 the tip of a member of length 10 along x, EI = 2, 16 elements; moment
+  // about z. Every point against the exact discrete polygon (as above), and the
+  // last one at λ ≥ 1, past the closed circle.
+  const int tip = 1;
+  const double L = 10.0, n = 16, EI = 2.0, M = 2.0 * kPi * EI / L;
+  double worst = 0.0, closest = 1e300;
+  for (const auto& p : rec.points) {
+    if (p.lambda > 1.0 + 1e-12) continue;
+    const double phi = p.lambda * M * (L / n) / EI;
+    const double chord = phi == 0.0 ? L : (L / n) * std::sin(n * phi / 2) / std::sin(phi / 2);
+    const Eigen::Vector3d exact(chord * std::cos(n * phi / 2), chord * std::sin(n * phi / 2), 0.0);
+    const Eigen::Vector3d x(L + m.displacement(p.q, tip, Component::Ux), m.displacement(p.q, tip, Component::Uy),
+                            m.displacement(p.q, tip, Component::Uz));
+    worst = std::max(worst, (x - exact).norm());
+    closest = std::min(closest, x.norm());
+  }
+  INFO(rec.points.size() << " points, last λ " << rec.points.back().lambda << ", worst tip error " << worst
+                         << ", closest approach to the root " << closest);
+  CHECK(worst <= 1e-7 * L);
+  CHECK(rec.points.back().lambda >= 1.0);
+}
+
