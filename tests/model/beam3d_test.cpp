@@ -193,3 +193,35 @@ TEST_CASE("Beam3D in a plane equals Beam2D (same formulation)", "[beam3d][beam]"
     for (int i : {2, 3, 4, 8, 9, 10}) CHECK(std::abs(f3[i]) <= 1e-13 * (1 + f2.norm()));
   }
 }
+
+TEST_CASE("Beam3D in a model: assembled force and tangent of a space frame at a large-rotation state", "[beam3d][model]") {
+  // Two members meeting at a rigid corner, out of any coordinate plane, meshed
+  // into 2 + 3 elements; root clamped.
+  Model m(3);
+  const int a = m.add_node(1, {0, 0, 0}), b = m.add_node(2, {0.3, 0.8, 0.5}), c = m.add_node(3, {1.1, 0.6, 0.9});
+  mesh_member_3d(m, a, b, 2, kSection, {0, 0, 1}, 10, 1);
+  mesh_member_3d(m, b, c, 3, kSection, {1, 0, 0}, 20, 10);
+  for (int k = 0; k < kComponents; ++k) m.fix(a, static_cast<Component>(k));
+  m.add_load(c, Component::Uz, 1.0);
+  m.finalize();
+  REQUIRE(m.size() == 6 * 5);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> uni(-1.0, 1.0);
+  // A state with nodal rotations of up to ~1.5 rad and relative ones below π.
+  Vector q(m.size());
+  for (int i = 0; i < m.size(); ++i) q[i] = (m.dof_kind(i) == DofKind::Rotation ? 1.5 : 0.2) * uni(rng);
+  const auto f_of = [&](const Eigen::VectorXd& v) {
+    Vector f(m.size());
+    m.internal_force(v, f);
+    return Eigen::VectorXd(f);
+  };
+  SparseMatrix K = m.tangent_pattern();
+  m.tangent(q, 0.0, K);
+  const Eigen::MatrixXd Kd(K);
+  const Eigen::VectorXd f_fd = senda::testing::fd_gradient([&](const Eigen::VectorXd& v) { return m.energy(v); }, q, 1.0);
+  CHECK((f_of(q) - f_fd).norm() <= 1e-7 * (f_of(q).norm() + 3.0));
+  const Eigen::MatrixXd K_fd = senda::testing::fd_jacobian(f_of, q, 1.0);
+  CHECK((Kd - K_fd).norm() <= 1e-7 * (Kd.norm() + 3.0));
+  CHECK((Kd - Kd.transpose()).norm() <= 1e-14 * Kd.norm());
+  senda::testing::check_second_order(senda::testing::taylor_remainder(f_of, Kd, q, Eigen::VectorXd::Random(m.size())));
+}
