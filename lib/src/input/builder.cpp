@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <system_error>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -17,6 +18,7 @@
 #include "senda/linalg/factorization.hpp"
 #include "senda/model/spring.hpp"
 #include "senda/model/beam2d.hpp"
+#include "senda/model/beam3d.hpp"
 #include "senda/model/truss.hpp"
 
 namespace senda::input {
@@ -27,11 +29,13 @@ using model::Component;
 namespace {
 
 const char* kIdRange = "[0, 2147483647]";
+const char* kBeam3DSyntax = "ID NODE_A NODE_B EA GA2 GA3 GJ EI2 EI3 VX VY VZ [N]";
 
 // The fields of one record entry, with messages that name the field.
 class Fields {
  public:
   Fields(const Entry& e, const OptionSpec& spec) : e_(e), syntax_(spec.valid), f_(split_fields(e.value)) {}
+  Fields(const Entry& e, std::string syntax) : e_(e), syntax_(std::move(syntax)), f_(split_fields(e.value)) {}
   std::size_t size() const { return f_.size(); }
   const std::string& operator[](std::size_t i) const { return f_[i]; }
   const Entry& entry() const { return e_; }
@@ -87,7 +91,7 @@ class Builder {
   const NodeInfo& node(const Fields& f, std::size_t i, const char* what) const;
   std::string valid_components(bool allow_rotation) const {
     std::string s = dim_ == 3 ? "ux|uy|uz" : "ux|uy";
-    if (allow_rotation) s += "|rz";
+    if (allow_rotation) s += dim_ == 3 ? "|rx|ry|rz" : "|rz";
     return s;
   }
   int free_equation(const Fields& f, int node, Component comp, const char* purpose) const;
@@ -101,6 +105,8 @@ class Builder {
     int slot_a = 0, slot_b = 0;  // own end rotations (hinges), 0: the node's
     const Entry* hinge_a = nullptr;
     const Entry* hinge_b = nullptr;
+    model::Beam3DSection section3{};  // dim = 3
+    Eigen::Vector3d ref = Eigen::Vector3d::Zero();
   };
   void read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids);
   void read_supports_and_loads();
@@ -128,6 +134,8 @@ std::optional<Component> component_from(const std::string& s) {
   if (s == "ux") return Component::Ux;
   if (s == "uy") return Component::Uy;
   if (s == "uz") return Component::Uz;
+  if (s == "rx") return Component::Rx;
+  if (s == "ry") return Component::Ry;
   if (s == "rz") return Component::Rz;
   return std::nullopt;
 }
@@ -144,7 +152,10 @@ Component Builder::component(const Fields& f, std::size_t i, bool allow_rotation
   const std::string valid = valid_components(allow_rotation);
   if (!c) f.fail("unknown component '" + f[i] + "'", valid);
   if (*c == Component::Uz && dim_ == 2) f.fail("component uz does not exist in a 2D model (model.dim = 2)", valid);
-  if (*c == Component::Rz && !allow_rotation) f.fail("component rz is not allowed here", valid);
+  if ((*c == Component::Rx || *c == Component::Ry) && dim_ == 2)
+    f.fail("component " + f[i] + " does not exist in a 2D model (model.dim = 2)", valid);
+  if (static_cast<int>(*c) >= static_cast<int>(Component::Rx) && !allow_rotation)
+    f.fail("component " + f[i] + " is not allowed here", valid);
   return *c;
 }
 
@@ -199,7 +210,7 @@ std::map<std::pair<int, int>, double> Builder::read_imperfection() const {
     const std::vector<std::string> dof = split_fields(line.substr(a + 1, b - a - 1));
     if (dof.size() != 3 || dof[0] != "node") continue;  // "node 3 rz (member 2)": a hinge slot
     const std::optional<Component> c = component_from(dof[2]);
-    if (!c || *c == Component::Rz) continue;
+    if (!c || static_cast<int>(*c) >= static_cast<int>(Component::Rx)) continue;
     // The whole field must be the number: no trailing text, no id beyond int.
     int id = 0;
     double phi = 0.0;
@@ -311,18 +322,25 @@ void Builder::read_elements() {
   std::vector<Member> members;  // beam members in input order, meshed after the hinges are read
   const long max_elements = *c_.integer("model.max_elements");
   long elements = static_cast<long>(records("model.truss").size() + records("model.spring").size());
-  const std::vector<Fields> beams = records("model.beam");
+  // The 3D member has its own syntax (the option table's is the 2D one, kept for
+  // the 2D messages).
+  std::vector<Fields> beams = records("model.beam");
+  if (dim_ == 3) {
+    beams.clear();
+    for (const Entry* e : c_.all("model.beam")) beams.emplace_back(*e, std::string(kBeam3DSyntax));
+  }
   // The total first, from the N fields alone: the loop below records every element
   // id of a member, and 2·10⁶ of them cost a second and 600 MB before the member
   // that crossed the bound was reached (issue 20: 1000 members of N = 100 000).
   {
     long total = elements;
+    const std::size_t n_field = dim_ == 3 ? 12 : 6;  // position of N
     for (const Fields& f : beams) {
-      if (f.size() != 7) {
+      if (f.size() != n_field + 1) {
         ++total;
         continue;
       }
-      const long v = parse_integer(f.entry(), f[6], "N", "[1, 100000]");
+      const long v = parse_integer(f.entry(), f[n_field], "N", "[1, 100000]");
       total += std::clamp(v, 1L, 100000L);
       if (total > max_elements)
         f.fail("N: with this member the model has " + std::to_string(total) + " elements, more than model.max_elements = " +
@@ -331,20 +349,43 @@ void Builder::read_elements() {
     }
   }
   for (const Fields& f : beams) {
-    f.require(6, 7);
-    if (dim_ != 2) f.fail("beam elements are plane (2D): use dim = 2");
+    // 2D: ID A B EA GAS EI [N]; 3D: ID A B EA GA2 GA3 GJ EI2 EI3 VX VY VZ [N].
+    const std::size_t n_field = dim_ == 3 ? 12 : 6;
+    f.require(n_field, n_field + 1);
     const int id = check_id(f);
     const NodeInfo& a = node(f, 1, "NODE_A");
     const NodeInfo& b = node(f, 2, "NODE_B");
     bar_length(f, a, b);
     model::BeamSection section;
-    section.EA = f.positive(3, "EA");
-    section.GAs = f.positive(4, "GAS");
-    section.EI = f.positive(5, "EI");
+    model::Beam3DSection section3;
+    Eigen::Vector3d ref = Eigen::Vector3d::Zero();
+    if (dim_ == 3) {
+      section3.EA = f.positive(3, "EA");
+      section3.GA2 = f.positive(4, "GA2");
+      section3.GA3 = f.positive(5, "GA3");
+      section3.GJ = f.positive(6, "GJ");
+      section3.EI2 = f.positive(7, "EI2");
+      section3.EI3 = f.positive(8, "EI3");
+      ref = {f.real(9, "VX"), f.real(10, "VY"), f.real(11, "VZ")};
+      const Eigen::Vector3d d = model_->node_position(b.index) - model_->node_position(a.index);
+      // The test of Beam3D, here so that the message names the line: e₂ is the part
+      // of (VX, VY, VZ) normal to the member, and must be resolved.
+      const double rn = ref.stableNorm();
+      if (!(rn > 0.0) || !std::isfinite(rn)) f.fail("VX VY VZ: the reference vector is zero", "a vector not parallel to the member");
+      if (!((ref / rn - (ref / rn).dot(d.normalized()) * d.normalized()).norm() > 1e-6))
+        f.fail("VX VY VZ: the reference vector (" + f[9] + ", " + f[10] + ", " + f[11] +
+                   ") is parallel to the member (it sets the section's local y axis)",
+               "a vector not parallel to the member");
+    } else {
+      section.EA = f.positive(3, "EA");
+      section.GAs = f.positive(4, "GAS");
+      section.EI = f.positive(5, "EI");
+    }
     int n = 1;
-    if (f.size() == 7) {
-      const long v = parse_integer(f.entry(), f[6], "N", "[1, 100000]");
-      if (v < 1 || v > 100000) f.fail("N: the number of elements must be in [1, 100000], found " + f[6], "[1, 100000]");
+    if (f.size() == n_field + 1) {
+      const long v = parse_integer(f.entry(), f[n_field], "N", "[1, 100000]");
+      if (v < 1 || v > 100000)
+        f.fail("N: the number of elements must be in [1, 100000], found " + f[n_field], "[1, 100000]");
       n = static_cast<int>(v);
     }
     elements += n;
@@ -369,9 +410,18 @@ void Builder::read_elements() {
       ids.emplace(id + k, f.entry());
     }
     members.push_back(Member{id, a.index, b.index, n, section, &f.entry()});
+    members.back().section3 = section3;
+    members.back().ref = ref;
   }
   read_hinges(members, ids);
   for (const Member& m : members) {
+    if (dim_ == 3) {
+      model::mesh_member_3d(*model_, m.a, m.b, m.n, m.section3, m.ref, static_cast<int>(next_node_id), m.id);
+      next_node_id += m.n - 1;
+      for (int x : {m.a, m.b})
+        for (int c = 0; c < model::kComponents; ++c) use(x, static_cast<Component>(c));
+      continue;
+    }
     model::mesh_member(*model_, m.a, m.b, m.n, m.section, static_cast<int>(next_node_id), m.id, m.slot_a, m.slot_b,
                        formulation_);
     next_node_id += m.n - 1;
@@ -436,6 +486,7 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
   }
   for (const Fields& f : records("model.hinge")) {
     if (f.size() < 2) f.fail("expected a node and at least one member, found " + std::to_string(f.size()) + " field(s)");
+    if (dim_ == 3) f.fail("hinges are not available in 3D yet (model.dim = 3)");
     const NodeInfo& n = node(f, 0, "NODE");
     const int node_id = model_->node_id(n.index);
     std::size_t last = f.size();

@@ -36,7 +36,9 @@ const std::vector<OptionSpec>& option_table() {
       {"model.truss", T::Record, nullptr, "ID NODE_A NODE_B EA [STRAIN]", true,
        "truss bar between two nodes, axial stiffness EA > 0 (force units), optional strain measure"},
       {"model.beam", T::Record, nullptr, "ID NODE_A NODE_B EA GAS EI [N]", true,
-       "plane geometrically exact beam member (2D; dofs ux uy rz), meshed into N elements (default 1)"},
+       "geometrically exact beam member meshed into N elements (default 1); 2D: plane (dofs ux uy rz); "
+       "3D (model.dim = 3): ID NODE_A NODE_B EA GA2 GA3 GJ EI2 EI3 VX VY VZ [N], space beam (dofs ux uy uz rx ry rz), "
+       "section axis y in the plane of the member and (VX, VY, VZ)"},
       {"model.beam_formulation", T::Choice, "simo-reissner", "simo-reissner|corotational", false,
        "element of every beam member: Simo-Reissner (shear-flexible) or co-rotational Euler-Bernoulli (GAS unused)"},
       {"model.max_elements", T::Integer, "2000000", "[1, 2000000000]", false,
@@ -51,9 +53,9 @@ const std::vector<OptionSpec>& option_table() {
        "linear spring K > 0 on COMPONENT (ux uy uz rz) between two nodes or to ground; "
        "COMPONENT axial: a spring along the line between the nodes (force/length)"},
       {"model.fix", T::Record, nullptr, "NODE COMP [COMP ...]", true,
-       "support: fixes the listed components (ux uy uz rz, or all = every translation)"},
+       "support: fixes the listed components (ux uy uz rz, rx ry in 3D, or all = every translation)"},
       {"model.load", T::Record, nullptr, "NODE COMP VALUE", true,
-       "reference load pattern r, scaled by the load factor lambda (force units)"},
+       "reference load pattern r, scaled by the load factor lambda (force units; moments on rx ry rz)"},
       {"model.dead_load", T::Record, nullptr, "NODE COMP VALUE", true,
        "dead load, not scaled by lambda (imperfections, prestress)"},
       // [continuation]

@@ -1,0 +1,89 @@
+#pragma once
+// Two-node geometrically exact (Simo–Reissner) space beam: linear interpolation of
+// the displacements, the section rotation interpolated geodesically between the
+// nodes, one-point (reduced) integration at the midpoint, so no shear locking.
+// Simo & Vu-Quoc (1986); Crisfield & Jelenić (1999) for the relative-rotation
+// strains. Formulation, parametrisation and its limits: docs/notes/beam3d.md,
+// whose equation numbers (S.n) are cited.
+//
+// Notation                                       code
+//   u_e = (u_a, ψ_a, u_b, ψ_b) ∈ R¹²               local vector, dofs() order (ux uy uz rx ry rz per node)
+//   ψ_a, ψ_b  nodal total rotation vectors          additive unknowns (S.1)
+//   R₀ = [e₁ e₂ e₃] reference section frame        R0_ (e₁ along the member, e₂ from the reference vector)
+//   R_i = exp(ψ̂_i) R₀                              nodal section frames (S.1)
+//   R_ab = R_aᵀ R_b,  φ = log R_ab                  relative rotation, in section axes (S.2)
+//   R_m = R_a exp(½ φ̂)                            midpoint section frame (S.3)
+//   x' = (X_b + u_b − X_a − u_a)/L₀                 chord derivative
+//   Γ = R_mᵀ x' − E₁,   κ = φ / L₀                   strains in section axes (S.4)
+//   C_N = diag(EA, GA₂, GA₃), C_M = diag(GJ, EI₂, EI₃)  section stiffnesses (axes e₁ e₂ e₃)
+//   W = L₀ · ½ (Γᵀ C_N Γ + κᵀ C_M κ)               energy (S.5)
+// f_e = ∂W/∂u_e and K_e = ∂²W/∂u_e² exactly (forward automatic differentiation,
+// nested for the Hessian): K_e is symmetric at every state, not only at
+// equilibrium, because the unknowns are additive (S.6). Rotations are quaternions
+// inside the kernel; the removable singularities of exp and log at zero angle use
+// Taylor branches (S.7). Limits (S.8): the map ψ ↦ R is singular at |ψ| = 2π (the
+// tangent becomes singular there), and the energy is discontinuous where the
+// relative rotation of one element reaches π (never for a reasonable mesh).
+#include <Eigen/Core>
+#include <vector>
+
+#include "senda/model/element.hpp"
+
+namespace senda::model {
+
+class Model;
+
+// Section stiffnesses of a space beam, in the section axes e₁ (the member), e₂
+// (in the plane of the member and the reference vector), e₃ = e₁ × e₂.
+struct Beam3DSection {
+  double EA = 0.0;   // axial
+  double GA2 = 0.0;  // shear along e₂
+  double GA3 = 0.0;  // shear along e₃
+  double GJ = 0.0;   // torsion
+  double EI2 = 0.0;  // bending about e₂
+  double EI3 = 0.0;  // bending about e₃
+};
+
+class Beam3D final : public Element {
+ public:
+  // xa, xb reference coordinates of node_a and node_b; ref a vector not parallel to
+  // xb − xa: e₂ is its part normal to the member (throws std::invalid_argument if
+  // it is parallel, zero, or any stiffness is not > 0).
+  Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb,
+         const Beam3DSection& section, const Eigen::Vector3d& ref);
+
+  const std::vector<DofRef>& dofs() const override { return dofs_; }
+  double energy(const Eigen::VectorXd& u_e) const override;
+  void compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const override;
+  std::string describe() const override;
+
+  double reference_length() const { return L0_; }
+  // Columns e₁ e₂ e₃ of the reference section frame R₀.
+  const Eigen::Matrix3d& reference_frame() const { return R0_; }
+  // (Γ, κ) at u_e: Γ = (ε, γ₂, γ₃), κ = (torsion, κ₂, κ₃), section axes (S.4).
+  Eigen::Matrix<double, 6, 1> strains(const Eigen::VectorXd& u_e) const;
+  // (N, Q₂, Q₃, T, M₂, M₃) = (C_N Γ, C_M κ).
+  Eigen::Matrix<double, 6, 1> stress_resultants(const Eigen::VectorXd& u_e) const;
+
+ private:
+  int id_, node_a_, node_b_;
+  Eigen::Vector3d xa_, xb_;
+  double L0_;
+  Eigen::Matrix3d R0_;
+  Beam3DSection section_;
+  std::vector<DofRef> dofs_;
+};
+
+// The rotation matrix exp(ψ̂) of a rotation vector ψ (S.1), and its inverse on
+// |angle| < π, the rotation vector of R (for building states in tests and output).
+Eigen::Matrix3d rotation_matrix(const Eigen::Vector3d& psi);
+Eigen::Vector3d rotation_vector(const Eigen::Matrix3d& R);
+
+// Meshes the straight member from node_a to node_b (node indices of a 3D model)
+// into n equal Beam3D elements, as mesh_member does for Beam2D (beam2d.hpp): the
+// n − 1 intermediate nodes get ids first_node_id, …, the elements ids
+// first_element_id, …; returns the n + 1 node indices along the member.
+std::vector<int> mesh_member_3d(Model& model, int node_a, int node_b, int n, const Beam3DSection& section,
+                                const Eigen::Vector3d& ref, int first_node_id, int first_element_id);
+
+}  // namespace senda::model

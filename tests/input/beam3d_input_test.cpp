@@ -1,0 +1,79 @@
+// model.beam with model.dim = 3: the elements and dofs it builds, rotations in fix
+// and load, and the messages for bad 3D beams (the bad-input corpus has more).
+#include <catch2/catch.hpp>
+#include <Eigen/Dense>
+#include <string>
+
+#include "senda/input/builder.hpp"
+#include "senda/model/beam3d.hpp"
+#include "senda/model/model.hpp"
+
+using namespace senda;
+using namespace senda::input;
+using senda::model::Component;
+
+namespace {
+const std::string kFrame =
+    "[model]\n"                                          // 1
+    "dim = 3\n"                                          // 2
+    "node = 1 0 0 0\n"                                   // 3
+    "node = 2 0 0 2\n"                                   // 4
+    "node = 3 1 0 2\n"                                   // 5
+    "beam = 1 1 2 100 40 30 5 6 7 1 0 0 2\n"             // 6 column, ids 1, 2
+    "beam = 10 2 3 100 40 30 5 6 7 0 0 1\n"              // 7 beam, id 10
+    "fix = 1 all rx ry rz\n"                             // 8
+    "load = 3 rx 1.5\n"                                  // 9
+    "load = 3 uy -1\n";                                  // 10
+
+std::string error_of(const std::string& text) {
+  try {
+    build(Config::parse(text, "b.cfg"));
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("3D beam input: elements, section frames, six dofs per node, moments", "[input][beam3d]") {
+  const Spec s = build(Config::parse(kFrame, "b.cfg"));
+  const model::Model& m = *s.model;
+  REQUIRE(m.element_count() == 3);
+  CHECK(m.node_count() == 4);  // one intermediate node on the column
+  // 3 free nodes × 6 dofs.
+  CHECK(m.size() == 18);
+  const auto& column = dynamic_cast<const model::Beam3D&>(m.element(0));
+  const auto& beam = dynamic_cast<const model::Beam3D&>(m.element(2));
+  CHECK(column.reference_length() == Approx(1.0));
+  CHECK((column.reference_frame().col(0) - Eigen::Vector3d::UnitZ()).norm() <= 1e-15);
+  CHECK((column.reference_frame().col(1) - Eigen::Vector3d::UnitX()).norm() <= 1e-15);  // VX VY VZ = x
+  CHECK((beam.reference_frame().col(1) - Eigen::Vector3d::UnitZ()).norm() <= 1e-15);
+  CHECK((beam.reference_frame().col(2) + Eigen::Vector3d::UnitY()).norm() <= 1e-15);  // e₃ = x × z = −y
+  const int tip = 2;  // node 3
+  CHECK(m.reference_load()[m.equation(tip, Component::Rx)] == 1.5);
+  CHECK(m.reference_load()[m.equation(tip, Component::Uy)] == -1.0);
+  CHECK(m.equation(0, Component::Ry) == -1);
+  // Section stiffnesses in order EA GA2 GA3 GJ EI2 EI3: a pure twist of the beam
+  // element by α gives W = GJ α²/(2 L).
+  Eigen::VectorXd u = Eigen::VectorXd::Zero(12);
+  u[9] = 0.01;  // node b rx: about the member axis
+  CHECK(beam.energy(u) == Approx(0.5 * 5.0 * 0.01 * 0.01 / 1.0).epsilon(1e-12));
+}
+
+TEST_CASE("3D beam input: refused", "[input][beam3d]") {
+  auto with = [](const std::string& from, const std::string& to) {
+    std::string t = kFrame;
+    t.replace(t.find(from), from.size(), to);
+    return t;
+  };
+  CHECK(error_of(with("5 6 7 1 0 0 2", "5 6 7 0 0 3 2")) ==
+        "b.cfg:6: key 'model.beam': VX VY VZ: the reference vector (0, 0, 3) is parallel to the member (it sets the "
+        "section's local y axis) (valid: a vector not parallel to the member)");
+  CHECK(error_of(with("40 30 5 6 7 1 0 0 2", "40 30 0 6 7 1 0 0 2")) ==
+        "b.cfg:6: key 'model.beam': GJ must be positive, found 0 (valid: (0, inf))");
+  CHECK(error_of(with("beam = 10 2 3 100 40 30 5 6 7 0 0 1", "beam = 10 2 3 100 40 30")) ==
+        "b.cfg:7: key 'model.beam': expected 12 to 13 fields, found 6 (valid: ID NODE_A NODE_B EA GA2 GA3 GJ EI2 EI3 VX "
+        "VY VZ [N])");
+  CHECK(error_of(with("load = 3 rx 1.5", "load = 3 rw 1.5")) ==
+        "b.cfg:9: key 'model.load': unknown component 'rw' (valid: ux|uy|uz|rx|ry|rz)");
+}

@@ -1,0 +1,227 @@
+// Beam3D (geometrically exact space beam, docs/notes/beam3d.md): the energy /
+// force / tangent triad at large-rotation states, objectivity under large rigid
+// rotations, and the plane case against Beam2D (same formulation).
+#include <catch2/catch.hpp>
+#include <Eigen/Dense>
+#include <cmath>
+#include <random>
+
+#include "model/derivative_checks.hpp"
+#include "senda/continuation/path_follower.hpp"
+#include "senda/critical/branch.hpp"
+#include "senda/model/beam2d.hpp"
+#include "senda/model/beam3d.hpp"
+#include "senda/model/model.hpp"
+
+using namespace senda;
+using namespace senda::model;
+using senda::testing::element_force;
+using senda::testing::element_tangent;
+
+namespace {
+
+// Unequal stiffnesses of the order of one, so that a wrong term of any of them shows.
+const Beam3DSection kSection{3.0, 1.7, 1.3, 0.6, 0.8, 1.1};
+const Eigen::Vector3d kXa(0.2, -0.1, 0.3), kXb(0.9, 0.5, -0.2);  // L₀ = 1.049
+const Eigen::Vector3d kRef(0.0, 0.0, 1.0);
+
+Eigen::VectorXd random_state(std::mt19937& rng, double translation, double angle, double relative) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Eigen::VectorXd q(12);
+  const Eigen::Vector3d psi_a = angle * Eigen::Vector3d(u(rng), u(rng), u(rng)).normalized();
+  const Eigen::Vector3d dpsi = relative * Eigen::Vector3d(u(rng), u(rng), u(rng)).normalized();
+  for (int i = 0; i < 3; ++i) q[i] = translation * u(rng);
+  for (int i = 0; i < 3; ++i) q[6 + i] = translation * u(rng);
+  q.segment<3>(3) = psi_a;
+  // ψ_b: ψ_a followed by a relative rotation of angle `relative`.
+  q.segment<3>(9) = rotation_vector(rotation_matrix(psi_a) * rotation_matrix(dpsi));
+  return q;
+}
+
+// ψ of R(Q) exp(ψ̂) and the displacement of x ↦ Q x for node position X: a rigid
+// rotation Q about the origin applied to a state.
+Eigen::VectorXd rotate_state(const Eigen::VectorXd& q, const Eigen::Matrix3d& Q) {
+  Eigen::VectorXd r(12);
+  const Eigen::Vector3d X[2] = {kXa, kXb};
+  for (int n = 0; n < 2; ++n) {
+    r.segment<3>(6 * n) = Q * (X[n] + q.segment<3>(6 * n)) - X[n];
+    r.segment<3>(6 * n + 3) = rotation_vector(Q * rotation_matrix(q.segment<3>(6 * n + 3)));
+  }
+  return r;
+}
+
+// Spatial moment at node n: m_k = dW/dε for R_n ← exp(ε ê_k) R_n (central
+// differences, error O(ε²) ≈ 1e-10 relative).
+Eigen::Vector3d spatial_moment(const Beam3D& e, const Eigen::VectorXd& q, int n) {
+  Eigen::Vector3d m;
+  const double h = 1e-5;
+  for (int k = 0; k < 3; ++k) {
+    Eigen::VectorXd qp = q, qm = q;
+    const Eigen::Matrix3d R = rotation_matrix(q.segment<3>(6 * n + 3));
+    qp.segment<3>(6 * n + 3) = rotation_vector(rotation_matrix(h * Eigen::Vector3d::Unit(k)) * R);
+    qm.segment<3>(6 * n + 3) = rotation_vector(rotation_matrix(-h * Eigen::Vector3d::Unit(k)) * R);
+    m[k] = (e.energy(qp) - e.energy(qm)) / (2 * h);
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("Beam3D: rotation vector and matrix are inverse, exp is orthogonal", "[beam3d]") {
+  for (const Eigen::Vector3d psi : {Eigen::Vector3d(0.0, 0.0, 0.0), Eigen::Vector3d(1e-9, -2e-9, 0.5e-9),
+                                    Eigen::Vector3d(0.05, -0.03, 0.07), Eigen::Vector3d(1.0, 2.0, -0.5),
+                                    Eigen::Vector3d(0.0, 0.0, 3.1), Eigen::Vector3d(-3.0, 0.2, 0.1)}) {
+    INFO("psi " << psi.transpose());
+    const Eigen::Matrix3d R = rotation_matrix(psi);
+    CHECK((R.transpose() * R - Eigen::Matrix3d::Identity()).norm() <= 1e-15 * 10);
+    CHECK(std::abs(R.determinant() - 1.0) <= 1e-14);
+    CHECK((rotation_vector(R) - psi).norm() <= 1e-13);
+    // Against Eigen's angle-axis.
+    if (psi.norm() > 0) {
+      const Eigen::Matrix3d A = Eigen::AngleAxisd(psi.norm(), psi.normalized()).toRotationMatrix();
+      CHECK((A - R).norm() <= 1e-14);
+    }
+  }
+}
+
+TEST_CASE("Beam3D: reference frame from the reference vector, refused inputs", "[beam3d]") {
+  const Beam3D e(1, 0, 1, kXa, kXb, kSection, kRef);
+  const Eigen::Matrix3d& R0 = e.reference_frame();
+  CHECK((R0.transpose() * R0 - Eigen::Matrix3d::Identity()).norm() <= 1e-15 * 10);
+  CHECK((R0.col(0) - (kXb - kXa).normalized()).norm() <= 1e-15);
+  CHECK(std::abs(R0.col(2).dot(kRef)) <= 1e-15);  // e₂ in the plane of e₁ and ref
+  CHECK(R0.col(1).dot(kRef) > 0);
+  CHECK(e.dofs().size() == 12);
+  CHECK(e.energy(Eigen::VectorXd::Zero(12)) <= 1e-30);  // round-off of R₀ᵀR₀ E₁ − E₁
+  CHECK_THROWS_AS(Beam3D(1, 0, 1, kXa, kXb, kSection, 2.5 * (kXb - kXa)), std::invalid_argument);
+  CHECK_THROWS_AS(Beam3D(1, 0, 1, kXa, kXb, kSection, Eigen::Vector3d::Zero()), std::invalid_argument);
+  CHECK_THROWS_AS(Beam3D(1, 0, 1, kXa, kXa, kSection, kRef), std::invalid_argument);
+  Beam3DSection bad = kSection;
+  bad.GJ = 0.0;
+  CHECK_THROWS_AS(Beam3D(1, 0, 1, kXa, kXb, bad, kRef), std::invalid_argument);
+}
+
+TEST_CASE("Beam3D: force and tangent against finite differences at large-rotation states", "[beam3d]") {
+  std::mt19937 rng(15);
+  const Beam3D e(1, 0, 1, kXa, kXb, kSection, kRef);
+  const double L = e.reference_length();
+  // (translation, |ψ_a|, relative angle): the series branches (|ψ| < 0.1, relative
+  // angle < 0.063), either side of them, and large rotations up to |ψ| = 3.0.
+  const double cases[][3] = {{0.0, 0.0, 0.0},  {0.05, 0.02, 0.01}, {0.3, 0.099, 0.0632}, {0.3, 0.101, 0.0633},
+                             {0.4, 1.3, 0.4},  {0.5, 2.5, 0.9},    {0.6, 3.0, 1.5},      {0.2, 5.0, 0.3}};
+  int k = 0;
+  for (const auto& c : cases) {
+    for (int rep = 0; rep < 2; ++rep) {
+      Eigen::VectorXd u = random_state(rng, c[0], c[1], c[2]);
+      if (k == 0) u.setZero();
+      Eigen::VectorXd h = Eigen::VectorXd::Random(12);
+      INFO("case " << k << " u " << u.transpose());
+      ++k;
+      senda::testing::check_element_triad(e, u, h, L, 3.0, 1e-14);
+      // The strains do not depend on which of q, −q the kernel used: the energy is
+      // continuous across ψ_a ↦ ψ_a(1 − 2π/|ψ_a|) (the same rotation).
+      const Eigen::Vector3d psi = u.segment<3>(3);
+      if (psi.norm() > 0.5) {
+        Eigen::VectorXd v = u;
+        v.segment<3>(3) = psi * (1.0 - 2.0 * M_PI / psi.norm());
+        CHECK(std::abs(e.energy(v) - e.energy(u)) <= 1e-12 * (1.0 + e.energy(u)));
+      }
+    }
+  }
+}
+
+TEST_CASE("Beam3D: objectivity under large rigid rotations about every axis", "[beam3d][objectivity]") {
+  std::mt19937 rng(7);
+  const Beam3D e(1, 0, 1, kXa, kXb, kSection, kRef);
+  const Eigen::VectorXd u = random_state(rng, 0.3, 1.1, 0.6);
+  const double W = e.energy(u);
+  REQUIRE(W > 0.1);
+  const Eigen::VectorXd f = element_force(e, u);
+  for (const Eigen::Vector3d axis_angle : {Eigen::Vector3d(2.9, 0, 0), Eigen::Vector3d(0, -2.7, 0),
+                                           Eigen::Vector3d(0, 0, 3.0), Eigen::Vector3d(1.2, -0.7, 2.0)}) {
+    INFO("rigid rotation " << axis_angle.transpose());
+    const Eigen::Matrix3d Q = rotation_matrix(axis_angle);
+    // An unstressed element rotated rigidly: no strain, no force.
+    const Eigen::VectorXd r0 = rotate_state(Eigen::VectorXd::Zero(12), Q);
+    CHECK(e.strains(r0).norm() <= 1e-14);
+    CHECK(element_force(e, r0).norm() <= 1e-13);
+    // A stressed one: the same energy, the forces and the spatial moments rotated.
+    const Eigen::VectorXd r = rotate_state(u, Q);
+    CHECK(std::abs(e.energy(r) - W) <= 1e-13 * W);
+    CHECK((e.strains(r) - e.strains(u)).norm() <= 1e-13);
+    const Eigen::VectorXd fr = element_force(e, r);
+    for (int n = 0; n < 2; ++n) {
+      CHECK((fr.segment<3>(6 * n) - Q * f.segment<3>(6 * n)).norm() <= 1e-13 * f.norm());
+      const Eigen::Vector3d m = spatial_moment(e, u, n), mr = spatial_moment(e, r, n);
+      CHECK((mr - Q * m).norm() <= 1e-8 * f.norm());
+    }
+    // Equilibrium of the element: Σ f_u = 0 and Σ (x × f_u + m) = 0 (no rigid-body work).
+    const Eigen::Vector3d xa = kXa + r.segment<3>(0), xb = kXb + r.segment<3>(6);
+    CHECK((fr.segment<3>(0) + fr.segment<3>(6)).norm() <= 1e-13 * f.norm());
+    const Eigen::Vector3d M = xa.cross(Eigen::Vector3d(fr.segment<3>(0))) + xb.cross(Eigen::Vector3d(fr.segment<3>(6))) +
+                              spatial_moment(e, r, 0) + spatial_moment(e, r, 1);
+    CHECK(M.norm() <= 1e-8 * f.norm());
+  }
+}
+
+TEST_CASE("Beam3D in a plane equals Beam2D (same formulation)", "[beam3d][beam]") {
+  // Member in the xy plane, reference vector z × e₁ so that e₃ = z: (ux, uy, rz)
+  // of Beam3D are (ux, uy, θ) of Beam2D, EI₃ the plane EI, GA₂ its GA_s.
+  const Eigen::Vector3d xa(0.3, 0.1, 0.0), xb(-0.4, 1.2, 0.0);
+  const Eigen::Vector3d e1 = (xb - xa).normalized();
+  const Beam3D b3(1, 0, 1, xa, xb, {3.0, 1.7, 1.3, 0.6, 0.8, 1.1}, Eigen::Vector3d::UnitZ().cross(e1));
+  const Beam2D b2(1, 0, 1, xa, xb, 3.0, 1.7, 1.1);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> uni(-1.0, 1.0);
+  const int map[6] = {0, 1, 5, 6, 7, 11};
+  for (int rep = 0; rep < 5; ++rep) {
+    Eigen::VectorXd u2(6);
+    u2 << 0.4 * uni(rng), 0.4 * uni(rng), 2.5 * uni(rng), 0.4 * uni(rng), 0.4 * uni(rng), 0.0;
+    u2[5] = u2[2] + 1.5 * uni(rng);  // relative rotation below π
+    Eigen::VectorXd u3 = Eigen::VectorXd::Zero(12);
+    for (int i = 0; i < 6; ++i) u3[map[i]] = u2[i];
+    INFO("u " << u2.transpose());
+    const double W2 = b2.energy(u2);
+    CHECK(std::abs(b3.energy(u3) - W2) <= 1e-14 * (1 + W2));
+    const Eigen::VectorXd f2 = element_force(b2, u2), f3 = element_force(b3, u3);
+    const Eigen::MatrixXd K2 = element_tangent(b2, u2), K3 = element_tangent(b3, u3);
+    for (int i = 0; i < 6; ++i) {
+      CHECK(std::abs(f3[map[i]] - f2[i]) <= 1e-13 * (1 + f2.norm()));
+      for (int j = 0; j < 6; ++j) CHECK(std::abs(K3(map[i], map[j]) - K2(i, j)) <= 1e-12 * (1 + K2.norm()));
+    }
+    // Out of the plane nothing is loaded in a plane state.
+    for (int i : {2, 3, 4, 8, 9, 10}) CHECK(std::abs(f3[i]) <= 1e-13 * (1 + f2.norm()));
+  }
+}
+
+TEST_CASE("Beam3D in a model: assembled force and tangent of a space frame at a large-rotation state", "[beam3d][model]") {
+  // Two members meeting at a rigid corner, out of any coordinate plane, meshed
+  // into 2 + 3 elements; root clamped.
+  Model m(3);
+  const int a = m.add_node(1, {0, 0, 0}), b = m.add_node(2, {0.3, 0.8, 0.5}), c = m.add_node(3, {1.1, 0.6, 0.9});
+  mesh_member_3d(m, a, b, 2, kSection, {0, 0, 1}, 10, 1);
+  mesh_member_3d(m, b, c, 3, kSection, {1, 0, 0}, 20, 10);
+  for (int k = 0; k < kComponents; ++k) m.fix(a, static_cast<Component>(k));
+  m.add_load(c, Component::Uz, 1.0);
+  m.finalize();
+  REQUIRE(m.size() == 6 * 5);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> uni(-1.0, 1.0);
+  // A state with nodal rotations of up to ~1.5 rad and relative ones below π.
+  Vector q(m.size());
+  for (int i = 0; i < m.size(); ++i) q[i] = (m.dof_kind(i) == DofKind::Rotation ? 1.5 : 0.2) * uni(rng);
+  const auto f_of = [&](const Eigen::VectorXd& v) {
+    Vector f(m.size());
+    m.internal_force(v, f);
+    return Eigen::VectorXd(f);
+  };
+  SparseMatrix K = m.tangent_pattern();
+  m.tangent(q, 0.0, K);
+  const Eigen::MatrixXd Kd(K);
+  const Eigen::VectorXd f_fd = senda::testing::fd_gradient([&](const Eigen::VectorXd& v) { return m.energy(v); }, q, 1.0);
+  CHECK((f_of(q) - f_fd).norm() <= 1e-7 * (f_of(q).norm() + 3.0));
+  const Eigen::MatrixXd K_fd = senda::testing::fd_jacobian(f_of, q, 1.0);
+  CHECK((Kd - K_fd).norm() <= 1e-7 * (Kd.norm() + 3.0));
+  CHECK((Kd - Kd.transpose()).norm() <= 1e-14 * Kd.norm());
+  senda::testing::check_second_order(senda::testing::taylor_remainder(f_of, Kd, q, Eigen::VectorXd::Random(m.size())));
+}

@@ -1,0 +1,541 @@
+// Frames of Beam3D elements (docs/notes/beam3d.md): Lee's frame in its plane
+// against Beam2D (same formulation), and a cantilever rolled into a full circle
+// by an end moment, against the exact discrete and continuum solutions.
+#include <catch2/catch.hpp>
+#include <Eigen/Dense>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <numbers>
+#include <string>
+#include <vector>
+#include <memory>
+
+#include "senda/continuation/path_follower.hpp"
+#include "senda/critical/branch.hpp"
+#include "senda/input/builder.hpp"
+#include "senda/model/beam2d.hpp"
+#include "senda/model/beam3d.hpp"
+#include "senda/model/model.hpp"
+#include "support/trace_run.hpp"
+
+using namespace senda;
+using namespace senda::model;
+using namespace senda::continuation;
+using namespace senda::critical;
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+// Lee's frame (problems/lee-frame.cfg, frames_test.cpp): column (0,0)–(0,120), beam
+// (0,120)–(120,120), both far ends pinned, P downward at 24 from the corner; n + n
+// elements, the beam as two members 1 : 4. In 3D every node has uz, rx, ry fixed
+// and the reference vector of each member is z × e₁ (so e₃ = z, EI₃ the plane EI).
+struct Lee {
+  Model model;
+  int load_node = -1;
+  explicit Lee(int dim) : model(dim) {}
+};
+void build_lee(Lee& f, int n, const BeamSection& s) {
+  Model& m = f.model;
+  const int base = m.add_node(1, {0, 0, 0});
+  const int corner = m.add_node(2, {0, 120, 0});
+  f.load_node = m.add_node(3, {24, 120, 0});
+  const int end = m.add_node(4, {120, 120, 0});
+  const int ends[3][2] = {{base, corner}, {corner, f.load_node}, {f.load_node, end}};
+  const int counts[3] = {n, n / 5, n - n / 5};
+  for (int k = 0; k < 3; ++k) {
+    if (m.dim() == 2) {
+      mesh_member(m, ends[k][0], ends[k][1], counts[k], s, 100 * (k + 1), 100 * k + 1);
+    } else {
+      // The same section: GA₃ and EI₂ out of the plane, where nothing moves.
+      const Beam3DSection s3{s.EA, s.GAs, s.GAs, s.EI, s.EI, s.EI};
+      const Eigen::Vector3d e1 = (m.node_position(ends[k][1]) - m.node_position(ends[k][0])).normalized();
+      mesh_member_3d(m, ends[k][0], ends[k][1], counts[k], s3, Eigen::Vector3d::UnitZ().cross(e1), 100 * (k + 1),
+                     100 * k + 1);
+    }
+  }
+  for (int node : {base, end})
+    for (Component c : {Component::Ux, Component::Uy}) m.fix(node, c);
+  if (m.dim() == 3)
+    for (int node = 0; node < m.node_count(); ++node)
+      for (Component c : {Component::Uz, Component::Rx, Component::Ry}) m.fix(node, c);
+  m.add_load(f.load_node, Component::Uy, -1.0);
+  m.finalize();
+}
+
+// The two limit points of Lee's frame (λ, v of the load point).
+std::vector<std::pair<double, double>> lee_limit_points(const Lee& f) {
+  const int jv = f.model.equation(f.load_node, Component::Uy);
+  Options o;
+  o.initial_load_increment = 0.1;
+  o.max_step_ratio = 5.0;
+  o.max_steps = 400;
+  PathFollower pf(f.model, o);
+  REQUIRE(pf.start(Vector::Zero(f.model.size()), 0.0));
+  CriticalPointFinder finder(FinderOptions{});
+  while (finder.points().size() < 2 && pf.advance()) finder.check(pf, 0);
+  REQUIRE(finder.points().size() == 2);
+  std::vector<std::pair<double, double>> out;
+  for (const CriticalPoint& lp : finder.points()) {
+    INFO(lp.id << " " << to_string(lp.kind) << " " << lp.message);
+    CHECK(lp.converged);
+    CHECK(lp.kind == CriticalKind::Limit);
+    out.emplace_back(lp.lambda, lp.q[jv]);
+  }
+  return out;
+}
+
+// Cantilever of length L from the origin along e₁ (a skew direction), n elements,
+// clamped at the root, end moment λ M e₃ with M = 2π EI₃/L on the tip's rotation
+// vector (rx ry rz): it stays in the plane (e₁, e₂) and, at λ = 1, is a circle.
+struct Circle {
+  Model model{3};
+  Eigen::Matrix3d R0;  // e₁ e₂ e₃
+  double L = 3.0, M = 0.0;
+  int n = 0, tip = -1;
+  Beam3DSection s{2.0e3, 900.0, 700.0, 1.5, 3.5, 2.0};  // EI₃ = 2 in the plane of bending
+};
+void build_circle(Circle& c, int n) {
+  c.n = n;
+  const Eigen::Vector3d e1 = Eigen::Vector3d(1.0, 2.0, 2.0) / 3.0;
+  const Eigen::Vector3d v(0.3, -1.0, 0.4);
+  const int root = c.model.add_node(1, Eigen::Vector3d::Zero());
+  c.tip = c.model.add_node(2, c.L * e1);
+  mesh_member_3d(c.model, root, c.tip, n, c.s, v, 10, 1);
+  c.R0 = dynamic_cast<const Beam3D&>(c.model.element(0)).reference_frame();
+  for (int k = 0; k < kComponents; ++k) c.model.fix(root, static_cast<Component>(k));
+  c.M = 2.0 * kPi * c.s.EI3 / c.L;
+  for (int k = 0; k < 3; ++k) c.model.add_load(c.tip, static_cast<Component>(3 + k), c.M * c.R0(k, 2));
+  c.model.finalize();
+}
+// The exact solution of the discrete problem at λ: every element has Γ = 0 and
+// κ₃ = λM/EI₃, so node k is turned by kφ about e₃ (φ = λ M L₀/EI₃) and the chords
+// form a regular polygon of side L₀: x_k = L₀ Σ_{j<k} (cos (j+½)φ e₁ + sin (j+½)φ e₂).
+Vector circle_discrete(const Circle& c, double lambda) {
+  const double L0 = c.L / c.n, phi = lambda * c.M * L0 / c.s.EI3;
+  Vector q = Vector::Zero(c.model.size());
+  // Model nodes: 0 root, 1 tip, 2 … n the intermediate ones in order.
+  for (int k = 1; k <= c.n; ++k) {
+    const int node = k == c.n ? c.tip : k + 1;
+    Eigen::Vector3d x = Eigen::Vector3d::Zero();
+    for (int j = 0; j < k; ++j) x += L0 * (std::cos((j + 0.5) * phi) * c.R0.col(0) + std::sin((j + 0.5) * phi) * c.R0.col(1));
+    const Eigen::Vector3d u = x - c.model.node_position(node);
+    const Eigen::Vector3d psi = k * phi * c.R0.col(2);
+    for (int i = 0; i < 3; ++i) {
+      q[c.model.equation(node, static_cast<Component>(i))] = u[i];
+      q[c.model.equation(node, static_cast<Component>(3 + i))] = psi[i];
+    }
+  }
+  return q;
+}
+// Continuum: the tip at angle θ = 2πλ of a circle of radius L/θ.
+Eigen::Vector3d circle_exact_tip(const Circle& c, double lambda) {
+  const double theta = 2.0 * kPi * lambda, R = c.L / theta;
+  return R * std::sin(theta) * c.R0.col(0) + R * (1.0 - std::cos(theta)) * c.R0.col(1);
+}
+Eigen::Vector3d tip_position(const Circle& c, const Vector& q) {
+  Eigen::Vector3d x = c.model.node_position(c.tip);
+  for (int i = 0; i < 3; ++i) x[i] += q[c.model.equation(c.tip, static_cast<Component>(i))];
+  return x;
+}
+
+// Newton at fixed λ (dense; small models). Converged when ‖g‖ is below 1e-11 of the
+// load or the round-off floor of the internal forces, 100 eps EA (forces EA·Γ with
+// Γ a difference of O(1) numbers; measured floor 1e-8 at EA = 1e7).
+bool solve_at(const Model& m, Vector& q, double lambda, double EA) {
+  SparseMatrix K = m.tangent_pattern();
+  Vector g(m.size());
+  for (int it = 0; it < 30; ++it) {
+    m.residual(q, lambda, g);
+    if (g.norm() <= 1e-11 * std::max(1.0, std::abs(lambda)) * m.reference_load().norm() +
+                        100 * std::numeric_limits<double>::epsilon() * EA)
+      return true;
+    m.tangent(q, lambda, K);
+    q -= Eigen::MatrixXd(K).partialPivLu().solve(g);
+  }
+  return false;
+}
+
+struct PointRecorder : analysis::Observer {
+  std::vector<continuation::PathPoint> points;
+  void on_point(int branch, const continuation::PathPoint& p) override {
+    if (branch == 0) points.push_back(p);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Lee's frame with Beam3D, out-of-plane dofs fixed, equals Beam2D", "[frame3d][lee-frame]") {
+  const BeamSection s = beam_section(720.0, 0.3, 6.0, 2.0, 5.0 / 6.0);
+  Lee f2(2), f3(3);
+  build_lee(f2, 10, s);
+  build_lee(f3, 10, s);
+  CHECK(f3.model.size() == f2.model.size());
+  const auto p2 = lee_limit_points(f2), p3 = lee_limit_points(f3);
+  for (int k = 0; k < 2; ++k) {
+    INFO("limit point " << k + 1 << ": 2D P " << p2[k].first << " v " << p2[k].second << ", 3D − 2D: P "
+                        << p3[k].first - p2[k].first << " v " << p3[k].second - p2[k].second);
+    // Both are located to the locator's tolerance (residual 1e-10): the same
+    // equations give the same point to far better than 1e-8.
+    CHECK(std::abs(p3[k].first - p2[k].first) <= 1e-8 * std::abs(p2[k].first));
+    CHECK(std::abs(p3[k].second - p2[k].second) <= 1e-8 * std::abs(p2[k].second));
+  }
+  // 10 + 10 elements (frames_test.cpp): P_max 1.87902, P_min −0.98581.
+  CHECK(std::abs(p3[0].first - 1.87902) <= 1e-5);
+  CHECK(std::abs(p3[1].first + 0.98581) <= 1e-5);
+}
+
+TEST_CASE("Cantilever rolled into a circle by an end moment: the exact discrete solution, h² to the continuum",
+          "[frame3d][circle]") {
+  SECTION("the polygon is an equilibrium at every λ, and closes at λ = 1") {
+    Circle c;
+    build_circle(c, 8);
+    Vector g(c.model.size());
+    for (double lambda : {0.25, 0.5, 0.9, 1.0}) {
+      INFO("lambda " << lambda);
+      const Vector q = circle_discrete(c, lambda);
+      c.model.residual(q, lambda, g);
+      INFO("|g| " << g.norm() << " M " << c.M);
+      // Round-off: the positions are sums of cos/sin to a few ulps, and an error δ
+      // of a chord gives a force EA δ/L₀; 100 eps EA bounds it (4.4e-11, i.e.
+      // 1e-11 of M; measured 5.8e-12 at λ = 1).
+      CHECK(g.norm() <= 100 * std::numeric_limits<double>::epsilon() * c.s.EA);
+    }
+    CHECK((tip_position(c, circle_discrete(c, 1.0))).norm() <= 1e-14 * c.L);
+  }
+  SECTION("the traced path follows it; no critical point") {
+    Circle c;
+    build_circle(c, 8);
+    Options o;
+    o.initial_load_increment = 0.05;
+    o.max_steps = 200;
+    o.lambda_max = 1.0;
+    PathFollower pf(c.model, o);
+    REQUIRE(pf.start(Vector::Zero(c.model.size()), 0.0));
+    CriticalPointFinder finder(FinderOptions{});
+    int points = 0;
+    double worst = 0.0;
+    while (pf.advance()) {
+      finder.check(pf, 0);
+      ++points;
+      const double lambda = pf.current().lambda;
+      if (lambda > 1.0) break;
+      worst = std::max(worst, (pf.current().q - circle_discrete(c, lambda)).norm());
+    }
+    INFO(points << " points, last λ " << pf.current().lambda << ", worst |q − q_exact| " << worst);
+    CHECK(pf.current().lambda >= 1.0);
+    CHECK(points >= 10);
+    for (const CriticalPoint& p : finder.points())
+      UNSCOPED_INFO(p.id << " " << to_string(p.kind) << " λ " << p.lambda << " converged " << p.converged << " "
+                         << p.message);
+    // The planar path is an equilibrium at every λ, but not a stable one: the
+    // moment load is conjugate to ψ (potential −λ r·ψ, beam3d.md S.8), whose
+    // second variation in the rotations normal to ψ grows without bound as
+    // |ψ| → 2π, and a bifurcation out of the plane comes first. Measured, not a
+    // published value: n = 8 λ = 0.774158, n = 16 λ = 0.772949. With the
+    // out-of-plane motion prevented there is none (next section).
+    REQUIRE(finder.points().size() == 1);
+    const CriticalPoint& bp = finder.points()[0];
+    CHECK(bp.kind == CriticalKind::Bifurcation);
+    CHECK(bp.converged);
+    CHECK(std::abs(bp.lambda - 0.774158) <= 1e-6);
+    // Its mode is out of the plane: no in-plane translation, no rotation about e₃.
+    double in_plane = 0.0;
+    for (int node = 1; node < c.model.node_count(); ++node) {
+      Eigen::Vector3d u, psi;
+      for (int i = 0; i < 3; ++i) {
+        u[i] = c.model.displacement(bp.phi, node, static_cast<Component>(i));
+        psi[i] = c.model.displacement(bp.phi, node, static_cast<Component>(3 + i));
+      }
+      in_plane += std::pow(u.dot(c.R0.col(0)), 2) + std::pow(u.dot(c.R0.col(1)), 2) + std::pow(psi.dot(c.R0.col(2)), 2);
+    }
+    CHECK(std::sqrt(in_plane) <= 1e-6 * bp.phi.norm());
+    // Points converged to the corrector's residual tolerance (1e-10 relative to
+    // the load): the state error is that over the smallest stiffness, ~1e-9 L.
+    CHECK(worst <= 1e-7 * c.L);
+  }
+  SECTION("with the out-of-plane motion prevented, the path to the closed circle has no critical point") {
+    Circle c;
+    c.n = 8;
+    const Eigen::Vector3d e1 = Eigen::Vector3d(1.0, 2.0, 2.0) / 3.0;
+    const int root = c.model.add_node(1, Eigen::Vector3d::Zero());
+    c.tip = c.model.add_node(2, c.L * e1);
+    mesh_member_3d(c.model, root, c.tip, c.n, c.s, Eigen::Vector3d(0.3, -1.0, 0.4), 10, 1);
+    for (int k = 0; k < kComponents; ++k) c.model.fix(root, static_cast<Component>(k));
+    // uz of every node: the plane (e₁, e₂) is not a coordinate plane, so this holds
+    // the beam in its plane together with its in-plane stiffness.
+    for (int node = 1; node < c.model.node_count(); ++node) c.model.fix(node, Component::Uz);
+    c.R0 = dynamic_cast<const Beam3D&>(c.model.element(0)).reference_frame();
+    c.M = 2.0 * kPi * c.s.EI3 / c.L;
+    for (int k = 0; k < 3; ++k) c.model.add_load(c.tip, static_cast<Component>(3 + k), c.M * c.R0(k, 2));
+    c.model.finalize();
+    Options o;
+    o.initial_load_increment = 0.05;
+    o.max_steps = 200;
+    o.lambda_max = 1.0;
+    PathFollower pf(c.model, o);
+    REQUIRE(pf.start(Vector::Zero(c.model.size()), 0.0));
+    CriticalPointFinder finder(FinderOptions{});
+    while (pf.advance()) finder.check(pf, 0);
+    CHECK(pf.current().lambda >= 1.0);
+    CHECK(finder.points().empty());
+  }
+  SECTION("the tip converges to the continuum circle as h²") {
+    // Discrete tip / continuum tip = (φ/2)/sin(φ/2) with φ = 2πλ/n: relative
+    // error ≈ φ²/24, so the error ratio between n and 2n is 4.
+    const double lambda = 0.5;  // a half circle: the tip at (0, 2R)
+    double err[3];
+    const int meshes[3] = {4, 8, 16};
+    for (int k = 0; k < 3; ++k) {
+      Circle c;
+      build_circle(c, meshes[k]);
+      // From the straight beam by a few load steps of Newton.
+      Vector q = Vector::Zero(c.model.size());
+      for (int step = 1; step <= 10; ++step) REQUIRE(solve_at(c.model, q, lambda * step / 10.0, c.s.EA));
+      err[k] = (tip_position(c, q) - circle_exact_tip(c, lambda)).norm();
+      const double phi = 2.0 * kPi * lambda / meshes[k];
+      const double predicted = (phi / 2.0 / std::sin(phi / 2.0) - 1.0) * circle_exact_tip(c, lambda).norm();
+      UNSCOPED_INFO("n " << meshes[k] << " tip error " << err[k] << " predicted " << predicted);
+      CHECK(std::abs(err[k] - predicted) <= 1e-9 * c.L);
+    }
+    UNSCOPED_INFO("ratios " << err[0] / err[1] << " " << err[1] / err[2]);
+    CHECK(err[0] / err[1] >= 3.8);
+    CHECK(err[0] / err[1] <= 4.2);
+    CHECK(err[1] / err[2] >= 3.9);
+    CHECK(err[1] / err[2] <= 4.1);
+  }
+}
+
+TEST_CASE("catalogue .cfg: circle cantilever closes at M = 2πEI/L", "[catalogue][circle-cantilever][frame3d]") {
+  const input::Config config =
+      input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/circle-cantilever.cfg");
+  const input::Spec spec = input::build(config);
+  const std::filesystem::path dir = std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / "catalogue-circle-cantilever";
+  PointRecorder rec;
+  const analysis::TraceResult s = senda::testing::run_into(spec, dir, &config, &rec);
+  const Model& m = *spec.model;
+  // The out-of-plane bifurcation of the ψ-conjugate moment (see the test above;
+  // measured, not validated): one, with 16 elements at λ = 0.772949.
+  REQUIRE(s.critical_points.size() == 1);
+  CHECK(s.critical_points[0].point.kind == critical::CriticalKind::Bifurcation);
+  CHECK(std::abs(s.critical_points[0].point.lambda - 0.772949) <= 1e-5);
+  REQUIRE(rec.points.size() >= 10);
+  // Node 2 the tip of a member of length 10 along x, EI = 2, 16 elements; moment
+  // about z. Every point against the exact discrete polygon (as above), and the
+  // last one at λ ≥ 1, past the closed circle.
+  const int tip = 1;
+  const double L = 10.0, n = 16, EI = 2.0, M = 2.0 * kPi * EI / L;
+  double worst = 0.0, closest = 1e300;
+  for (const auto& p : rec.points) {
+    if (p.lambda > 1.0 + 1e-12) continue;
+    const double phi = p.lambda * M * (L / n) / EI;
+    const double chord = phi == 0.0 ? L : (L / n) * std::sin(n * phi / 2) / std::sin(phi / 2);
+    const Eigen::Vector3d exact(chord * std::cos(n * phi / 2), chord * std::sin(n * phi / 2), 0.0);
+    const Eigen::Vector3d x(L + m.displacement(p.q, tip, Component::Ux), m.displacement(p.q, tip, Component::Uy),
+                            m.displacement(p.q, tip, Component::Uz));
+    worst = std::max(worst, (x - exact).norm());
+    closest = std::min(closest, x.norm());
+  }
+  INFO(rec.points.size() << " points, last λ " << rec.points.back().lambda << ", worst tip error " << worst
+                         << ", closest approach to the root " << closest);
+  CHECK(worst <= 1e-7 * L);
+  CHECK(rec.points.back().lambda >= 1.0);
+}
+
+
+namespace {
+// Bathe & Bolourchi's 45° bend (problems/bathe-bend.cfg): arc of radius 100 from
+// the origin, tangent x, towards +y; n straight elements with nodes on the arc;
+// square 1 × 1, E = 1e7, ν = 0, GJ = EI (J = 1/6); tip force in z. Returns the
+// tip position at P = 300, 450, 600 (Newton in load steps of 10).
+std::vector<Eigen::Vector3d> bathe_bend(int n) {
+  Model m(3);
+  std::vector<int> nodes;
+  for (int k = 0; k <= n; ++k) {
+    const double a = (kPi / 4) * k / n;
+    nodes.push_back(m.add_node(k + 1, {100 * std::sin(a), 100 * (1 - std::cos(a)), 0}));
+  }
+  const Beam3DSection s{1e7, 5e6, 5e6, 1e7 / 12.0, 1e7 / 12.0, 1e7 / 12.0};
+  for (int k = 0; k < n; ++k)
+    m.add_element(std::make_unique<Beam3D>(k + 1, nodes[k], nodes[k + 1], m.node_position(nodes[k]),
+                                           m.node_position(nodes[k + 1]), s, Eigen::Vector3d::UnitZ()));
+  for (int c = 0; c < kComponents; ++c) m.fix(nodes[0], static_cast<Component>(c));
+  m.add_load(nodes.back(), Component::Uz, 1.0);
+  m.finalize();
+  Vector q = Vector::Zero(m.size());
+  std::vector<Eigen::Vector3d> tips;
+  for (int step = 1; step <= 60; ++step) {
+    REQUIRE(solve_at(m, q, 10.0 * step, s.EA));
+    if (step == 30 || step == 45 || step == 60) {
+      Eigen::Vector3d x = m.node_position(nodes.back());
+      for (int i = 0; i < 3; ++i) x[i] += m.displacement(q, nodes.back(), static_cast<Component>(i));
+      tips.push_back(x);
+    }
+  }
+  return tips;
+}
+}  // namespace
+
+TEST_CASE("Bathe-Bolourchi 45° bend: tip at P = 600 against Simo & Vu-Quoc, h² convergence", "[frame3d][bathe-bend]") {
+  const std::vector<Eigen::Vector3d> t8 = bathe_bend(8), t16 = bathe_bend(16), t32 = bathe_bend(32);
+  for (int k = 0; k < 3; ++k)
+    UNSCOPED_INFO("P " << 300 + 150 * k << ": n = 8 " << t8[k].transpose() << ", 16 " << t16[k].transpose() << ", 32 "
+                       << t32[k].transpose());
+  // Published at P = 600, 8 elements (Simo & Vu-Quoc 1986, as quoted in issue 15):
+  // tip (47.23, 15.79, 53.37). Their element interpolates the rotations
+  // differently (not the relative rotation of Crisfield & Jelenić), so the two
+  // 8-element results agree to the order of the discretisation error, not to
+  // the published digits: measured differences 0.030, −0.048, 0.004, against an
+  // 8 → 32 change of 0.10, 0.054, 0.094. Bound 0.1 (0.17 % of the tip
+  // displacement, 59.8).
+  const Eigen::Vector3d svq(47.23, 15.79, 53.37);
+  CHECK((t8[2] - svq).cwiseAbs().maxCoeff() <= 0.1);
+  // Bathe & Bolourchi's displacement (−13.4, −23.5, 53.4) in their axes (x, y
+  // swapped): 3 digits; bound 0.2 (0.3 % of |u|); measured 0.15 in uy.
+  const Eigen::Vector3d bb = Eigen::Vector3d(-23.5, -13.4, 53.4) + Eigen::Vector3d(70.710678118654741, 29.289321881345241, 0);
+  CHECK((t8[2] - bb).cwiseAbs().maxCoeff() <= 0.2);
+  // h²: successive differences shrink by 4 at every load.
+  for (int k = 0; k < 3; ++k) {
+    const double ratio = (t8[k] - t16[k]).norm() / (t16[k] - t32[k]).norm();
+    INFO("P " << 300 + 150 * k << " ratio " << ratio);
+    CHECK(ratio >= 3.8);
+    CHECK(ratio <= 4.2);
+  }
+}
+
+TEST_CASE("catalogue .cfg: Bathe-Bolourchi bend traced to P = 600", "[catalogue][bathe-bend][frame3d]") {
+  const input::Config config = input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/bathe-bend.cfg");
+  const input::Spec spec = input::build(config);
+  const std::filesystem::path dir = std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / "catalogue-bathe-bend";
+  PointRecorder rec;
+  const analysis::TraceResult s = senda::testing::run_into(spec, dir, &config, &rec);
+  const Model& m = *spec.model;
+  CHECK(s.critical_points.empty());
+  REQUIRE(rec.points.size() >= 3);
+  CHECK(rec.points.back().lambda >= 600.0);
+  // The traced path at P = 600 equals the C++ 8-element model (same data): solve
+  // at exactly 600 from the last point below it.
+  std::size_t k = 0;
+  while (k + 1 < rec.points.size() && rec.points[k + 1].lambda < 600.0) ++k;
+  Vector q = rec.points[k].q;
+  REQUIRE(solve_at(m, q, 600.0, 1e7));
+  const int tip = 8;  // node 9
+  Eigen::Vector3d x = m.node_position(tip);
+  for (int i = 0; i < 3; ++i) x[i] += m.displacement(q, tip, static_cast<Component>(i));
+  const Eigen::Vector3d ref = bathe_bend(8)[2];
+  INFO(rec.points.size() << " points; tip at 600 " << x.transpose() << " (C++ " << ref.transpose() << ")");
+  // The same equilibrium from another start: to the Newton tolerance.
+  CHECK((x - ref).norm() <= 1e-8 * 100);
+}
+
+namespace {
+// Fork-supported beam along x under equal and opposite end moments about y (uniform
+// strong-axis bending in the xz plane); n elements; reference vector z, so e₂ = z
+// (weak axis, EI₂) and e₃ = −y (strong axis, EI₃). Forks: u and the twist rx held at
+// both ends (ux free at the far end), ry and rz free. Returns the located
+// bifurcation load (λ = M).
+double ltb_moment(int n, const Beam3DSection& s, Vector* mode = nullptr, const Model** model_out = nullptr) {
+  static std::vector<std::unique_ptr<Model>> keep;  // the model outlives the mode for the caller
+  keep.push_back(std::make_unique<Model>(3));
+  Model& m = *keep.back();
+  const int a = m.add_node(1, {0, 0, 0});
+  const int b = m.add_node(2, {1, 0, 0});
+  mesh_member_3d(m, a, b, n, s, Eigen::Vector3d::UnitZ(), 10, 1);
+  for (Component c : {Component::Ux, Component::Uy, Component::Uz, Component::Rx}) m.fix(a, c);
+  for (Component c : {Component::Uy, Component::Uz, Component::Rx}) m.fix(b, c);
+  m.add_load(a, Component::Ry, -1.0);
+  m.add_load(b, Component::Ry, 1.0);
+  m.finalize();
+  Options o;
+  o.initial_load_increment = 0.25;
+  o.max_steps = 100;
+  PathFollower pf(m, o);
+  REQUIRE(pf.start(Vector::Zero(m.size()), 0.0));
+  CriticalPointFinder finder(FinderOptions{});
+  while (finder.points().empty() && pf.advance()) finder.check(pf, 0);
+  REQUIRE(finder.points().size() == 1);
+  const CriticalPoint& bp = finder.points()[0];
+  INFO(bp.id << " " << to_string(bp.kind) << " " << bp.message);
+  CHECK(bp.converged);
+  CHECK(bp.kind == CriticalKind::Bifurcation);
+  // Issue 15: located to residual ≤ 1e-10 in ≤ 6 iterations. The quadratic order
+  // is not measured here: the scaled residual of SPB starts at ~1e-10 (measured
+  // 1.3e-10 … 2.6e-11 → 6.8e-9 … 2.4e-10 → 8.2e-11 … 1.9e-11), at its round-off
+  // floor, where no order can be read.
+  std::string history;
+  for (double r : bp.residual_history) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, " %.3e", r);
+    history += buf;
+  }
+  INFO(bp.system << " " << bp.newton_iterations << " iterations, residuals" << history);
+  CHECK(bp.residual <= 1e-10);
+  CHECK(bp.newton_iterations <= 6);
+  UNSCOPED_INFO("n " << n << " " << bp.system << " " << bp.newton_iterations << " iterations, residuals" << history);
+  if (mode) *mode = bp.phi;
+  if (model_out) *model_out = &m;
+  return bp.lambda;
+}
+}  // namespace
+
+TEST_CASE("Lateral-torsional buckling of a fork-supported beam under equal end moments: M_cr = (π/L)√(EI_z GJ) as h²",
+          "[frame3d][ltb]") {
+  // Timoshenko & Gere, Theory of Elastic Stability (1961) §6.2: a simply supported
+  // (fork) beam of narrow section under equal end moments about its strong axis
+  // buckles laterally at M_cr = (π/L)√(E I_z G J), I_z the weak axis, when the
+  // in-plane deflection before buckling is neglected (I_z/I_y → 0). Data: L = 1,
+  // EI₂ = E I_z = 1, GJ = 1 (M_cr = π), strong axis EI₃ = 10⁶, EA = 10⁹,
+  // GA = 10⁸: the pre-buckling correction ≈ ½(EI₂ + GJ)/EI₃ = 1e-6 and the shear
+  // one ≈ π²EI₂/(2GA L²) = 5e-8 stay below the error measured here. The end
+  // rotation before buckling is ≈ M L/(2EI₃) = 1.6e-6: the moment type (axial,
+  // semitangential, quasitangential) does not enter, and with the twist held at
+  // both forks its boundary term vanishes anyway. The end moments are nodal
+  // loads on ry (conjugate to ψ, beam3d.md S.8).
+  const Beam3DSection s{1e9, 1e8, 1e8, 1.0, 1.0, 1e6};
+  const int meshes[4] = {8, 16, 32, 64};
+  double M[4], err[4];
+  for (int k = 0; k < 4; ++k) {
+    Vector phi;
+    const Model* m = nullptr;
+    M[k] = ltb_moment(meshes[k], s, &phi, &m);
+    err[k] = M[k] / kPi - 1.0;
+    UNSCOPED_INFO("n " << meshes[k] << " M_cr " << M[k] << " rel err " << err[k]);
+    CHECK(err[k] > 0);  // too stiff, as the one-point element is in bending
+    // The mode is lateral-torsional: no uz, ux or ry (the in-plane motion).
+    double in_plane = 0.0, out = 0.0;
+    for (int node = 0; node < m->node_count(); ++node) {
+      for (Component c : {Component::Ux, Component::Uz, Component::Ry}) in_plane += std::pow(m->displacement(phi, node, c), 2);
+      for (Component c : {Component::Uy, Component::Rx, Component::Rz}) out += std::pow(m->displacement(phi, node, c), 2);
+    }
+    CHECK(std::sqrt(in_plane) <= 1e-6 * std::sqrt(out));
+  }
+  // Measured: 1.305e-2, 3.226e-3, 8.046e-4, 2.015e-4 (ratios 4.05, 4.01, 3.99);
+  // Richardson 32/64 within 4e-7 of π.
+  for (int k = 0; k + 1 < 4; ++k) {
+    INFO("ratio " << err[k] / err[k + 1]);
+    CHECK(err[k] / err[k + 1] >= 3.9);
+    CHECK(err[k] / err[k + 1] <= 4.1);
+  }
+  const double rich = (4.0 * M[3] - M[2]) / 3.0;
+  INFO("Richardson " << rich << " rel " << rich / kPi - 1.0);
+  CHECK(std::abs(rich / kPi - 1.0) <= 2e-6);
+}
+
+TEST_CASE("catalogue .cfg: lateral-torsional buckling of a fork-supported beam", "[catalogue][ltb][frame3d]") {
+  const input::Config config = input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/ltb-fork-beam.cfg");
+  const input::Spec spec = input::build(config);
+  const std::filesystem::path dir = std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / "catalogue-ltb-fork-beam";
+  const analysis::TraceResult s = senda::testing::run_into(spec, dir, &config);
+  REQUIRE(s.critical_points.size() == 1);
+  const critical::CriticalPoint& bp = s.critical_points[0].point;
+  CHECK(bp.kind == critical::CriticalKind::Bifurcation);
+  CHECK(bp.converged);
+  // 16 elements: the h² error of the [ltb] test above, +3.226e-3 (measured
+  // 3.225862e-3 there for the same data); the located point to 1e-8 of it.
+  const double err = bp.lambda / kPi - 1.0;
+  INFO("M_cr " << bp.lambda << " rel err " << err);
+  CHECK(std::abs(err - 3.225862e-3) <= 1e-8);
+}
