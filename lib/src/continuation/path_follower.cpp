@@ -88,6 +88,18 @@ PathFollower::PathFollower(const Problem& problem, const Options& options)
   point_ = work_->clone_analysis();  // one symbolic analysis for both
 }
 
+PathFollower::PathFollower(const Problem& problem, const Options& options,
+                           const linalg::SymmetricFactorization& analysed)
+    : problem_(problem), options_(options), constraint_(make_constraint(options.constraint)) {
+  if (options_.constraint == ConstraintKind::DisplacementControl &&
+      (options_.control_dof < 0 || options_.control_dof >= problem.size()))
+    throw std::logic_error("PathFollower: displacement control needs control_dof in [0, n)");
+  if (analysed.size() != problem.size()) throw std::logic_error("PathFollower: analysis of another size");
+  K_ = problem_.tangent_pattern();
+  work_ = analysed.clone_analysis();
+  point_ = analysed.clone_analysis();
+}
+
 PathFollower::~PathFollower() = default;
 
 void PathFollower::finish(Termination t, std::string why) {

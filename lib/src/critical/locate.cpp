@@ -662,7 +662,7 @@ struct Bisection {
       return false;
     }
     ++midpoints;
-    continuation::PathFollower f(problem, path);
+    continuation::PathFollower f(problem, path, fb);  // fb's symbolic analysis, not a new one
     const bool ok = f.start_along(a.q, a.lambda, chord_q, chord_l, 0.5 * length, scaling) && f.advance();
     factorizations += f.factorizations();
     if (!ok) {

@@ -103,6 +103,10 @@ double abs_product_norm(const SparseMatrix& K, const Vector& q);
 class PathFollower {
  public:
   PathFollower(const Problem& problem, const Options& options);
+  // The same, copying the symbolic analysis of `analysed` (a factorization of the
+  // problem's tangent pattern) instead of redoing it: the bisection of a step makes
+  // one follower per split point.
+  PathFollower(const Problem& problem, const Options& options, const linalg::SymmetricFactorization& analysed);
   ~PathFollower();
 
   // Equilibrium at fixed λ₀ from the guess q₀ (Newton), then scaling and the
