@@ -152,7 +152,7 @@ const std::vector<OptionSpec>& option_table() {
       {"design.max_points", T::Integer, "100", "[1, 100000]", false, "design: points per curve and direction"},
       // [linalg]
       {"linalg.solver", T::Choice, "auto", "auto|cholmod|mumps", false,
-       "sparse LDL^T of the tangent: auto (CHOLMOD below 20000 unknowns, MUMPS above), cholmod or mumps"},
+       "sparse LDL^T of the tangent: auto (CHOLMOD below 5000 unknowns, MUMPS from there on), cholmod or mumps"},
   };
   return table;
 }

@@ -40,7 +40,7 @@ const char* to_string(Solver s);
 std::optional<Solver> solver_from_string(std::string_view s);
 // True when this build has the MUMPS backend.
 bool mumps_available();
-inline constexpr int kMumpsAutoUnknowns = 20000;
+inline constexpr int kMumpsAutoUnknowns = 5000;
 // The backend Auto stands for at n unknowns (Cholmod and Mumps stand for themselves).
 Solver resolve(Solver s, int n);
 
