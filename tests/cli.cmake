@@ -19,3 +19,8 @@ set_tests_properties(cli.interrupt PROPERTIES TIMEOUT 60)
 add_test(NAME cli.golden
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/golden.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/golden)
 set_tests_properties(cli.golden PROPERTIES TIMEOUT 300)
+# linalg.solver = mumps gives the runs of cholmod (tests/cli/mumps_backend.sh).
+if(SENDA_HAVE_MUMPS)
+  add_test(NAME cli.mumps_backend
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/mumps_backend.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/mumps_backend)
+endif()

@@ -66,6 +66,7 @@ const std::map<std::string, Getter>& fields() {
       {"design.direction", [](auto& o, auto&) { return std::string(analysis::to_string(o.design.directions)); }},
       {"design.step", [](auto& o, auto&) { return num(o.design.curve.step); }},
       {"design.max_points", [](auto& o, auto&) { return num(o.design.curve.max_points); }},
+      {"linalg.solver", [](auto& o, auto&) { return std::string(linalg::to_string(o.explorer.path.linear_solver)); }},
   };
   return m;
 }

@@ -9,7 +9,9 @@ MechanismCheck check_mechanism(const core::Problem& problem) {
   MechanismCheck out;
   SparseMatrix K = problem.tangent_pattern();
   problem.tangent(Vector::Zero(problem.size()), 0.0, K);
-  linalg::SymmetricFactorization f(K);
+  // CHOLMOD whatever linalg.solver says: the check reads its pivot ratio, which
+  // MUMPS does not report, and runs once, at rest.
+  linalg::SymmetricFactorization f(K, linalg::Solver::Cholmod);
   linalg::FactorStatus st = f.factorize(K);
   out.status = st;
   out.pivot_ratio = f.pivot_ratio();

@@ -84,7 +84,7 @@ PathFollower::PathFollower(const Problem& problem, const Options& options)
       (options_.control_dof < 0 || options_.control_dof >= problem.size()))
     throw std::logic_error("PathFollower: displacement control needs control_dof in [0, n)");
   K_ = problem_.tangent_pattern();
-  work_ = std::make_unique<linalg::SymmetricFactorization>(K_);
+  work_ = std::make_unique<linalg::SymmetricFactorization>(K_, options_.linear_solver);
   point_ = work_->clone_analysis();  // one symbolic analysis for both
 }
 

@@ -149,7 +149,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
   // matching the eigenvectors nearest zero at both ends; start from the end
   // where it is smaller (the nearer one).
   SparseMatrix K = problem.tangent_pattern(), Kwork = problem.tangent_pattern();
-  linalg::SymmetricFactorization fac(K);
+  linalg::SymmetricFactorization fac(K, options.linear_solver);
   const int m = std::min(n, options.subspace_size);
   std::optional<Eigenpairs> ea, eb;
   if (factor_after.status() == linalg::FactorStatus::Ok) {
@@ -250,7 +250,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     return cp;
   }
   SparseMatrix K = problem.tangent_pattern(), Kwork = problem.tangent_pattern();
-  linalg::SymmetricFactorization fac(K);
+  linalg::SymmetricFactorization fac(K, options.linear_solver);
   Vector q = q_start;
   double lambda = lambda_start;
   Vector phi = phi_start;
@@ -619,7 +619,7 @@ struct Bisection {
     problem.tangent(b.q, b.lambda, K);
     const Eigenpairs eb = nearest_eigenpairs(fb, K, m, locate.inverse_iterations);
     problem.tangent(a.q, a.lambda, K);
-    linalg::SymmetricFactorization fa(K);
+    linalg::SymmetricFactorization fa(K, locate.linear_solver);
     const linalg::FactorStatus st = fa.factorize(K);
     factorizations += fa.stats().factorizations;
     if (st != linalg::FactorStatus::Ok) return -1;

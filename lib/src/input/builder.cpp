@@ -667,6 +667,10 @@ void Builder::read_continuation(Spec& s) {
     o.max_displacement = f.positive(2, "LIMIT");
   }
   o.stop_at_zero_load = *c_.boolean("stop.zero_load");
+  o.linear_solver = *linalg::solver_from_string(*c_.text("linalg.solver"));
+  if (o.linear_solver == linalg::Solver::Mumps && !linalg::mumps_available())
+    c_.fail(c_.find("linalg.solver"), "linalg.solver", "this build of Senda has no MUMPS (libmumps-seq-dev)",
+            "auto, cholmod");
 
   critical::FinderOptions& k = s.analysis.explorer.finder;
   k.detect = *critical::detect_test_from_string(*c_.text("critical.detect"));
@@ -674,6 +678,7 @@ void Builder::read_continuation(Spec& s) {
   k.locate_options.tolerance = *c_.real("critical.tolerance");
   k.locate_options.max_iterations = static_cast<int>(*c_.integer("critical.max_iterations"));
   k.locate_options.bifurcation_tolerance = *c_.real("critical.bifurcation_tolerance");
+  k.locate_options.linear_solver = o.linear_solver;
   k.refine_fraction = *c_.real("critical.refine_fraction");
 
   critical::ExplorerOptions& b = s.analysis.explorer;

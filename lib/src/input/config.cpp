@@ -150,6 +150,9 @@ const std::vector<OptionSpec>& option_table() {
       {"design.step", T::Real, "0.05", "(0, 1]", false,
        "design: first step of a curve, arc length in the plane (mu/mu_s, lambda/lambda_s) of the scaled values"},
       {"design.max_points", T::Integer, "100", "[1, 100000]", false, "design: points per curve and direction"},
+      // [linalg]
+      {"linalg.solver", T::Choice, "auto", "auto|cholmod|mumps", false,
+       "sparse LDL^T of the tangent: auto (CHOLMOD below 5000 unknowns, MUMPS from there on), cholmod or mumps"},
   };
   return table;
 }

@@ -3,9 +3,17 @@
 #include <cholmod.h>
 #include <umfpack.h>
 
+#ifdef SENDA_HAVE_MUMPS
+#include <dmumps_c.h>
+#endif
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace senda::linalg {
 
@@ -17,6 +25,35 @@ const char* to_string(FactorStatus s) {
     case FactorStatus::Failed: return "failed";
   }
   return "?";
+}
+
+const char* to_string(Solver s) {
+  switch (s) {
+    case Solver::Auto: return "auto";
+    case Solver::Cholmod: return "cholmod";
+    case Solver::Mumps: return "mumps";
+  }
+  return "?";
+}
+
+std::optional<Solver> solver_from_string(std::string_view s) {
+  if (s == "auto") return Solver::Auto;
+  if (s == "cholmod") return Solver::Cholmod;
+  if (s == "mumps") return Solver::Mumps;
+  return std::nullopt;
+}
+
+bool mumps_available() {
+#ifdef SENDA_HAVE_MUMPS
+  return true;
+#else
+  return false;
+#endif
+}
+
+Solver resolve(Solver s, int n) {
+  if (s != Solver::Auto) return s;
+  return mumps_available() && n >= kMumpsAutoUnknowns ? Solver::Mumps : Solver::Cholmod;
 }
 
 namespace {
@@ -44,6 +81,101 @@ cholmod_sparse view_lower(const SparseMatrix& K) {
 }
 }  // namespace
 
+#ifdef SENDA_HAVE_MUMPS
+// One MUMPS instance (sequential library: the dummy MPI of libmpiseq needs no
+// MPI_Init, and separate instances share no state). Settings, by MUMPS 5.5's
+// user guide numbering (ICNTL(k) is icntl[k−1]):
+//   SYM = 2       general symmetric: LDLᵀ with 1×1 and 2×2 threshold pivots; the
+//                 lower triangle is given, 1-based (irn, jcn), assembled (ICNTL(5) = 0)
+//   ICNTL(1-4)    no output (the library prints nothing)
+//   ICNTL(7) = 7  automatic ordering (this Debian build has SCOTCH, PORD and AMD; no METIS)
+//   ICNTL(13) = 1 no ScaLAPACK on the root front: the root is factorized by MUMPS's
+//                 own LDLᵀ, so INFOG(12) counts its negative pivots too
+//   ICNTL(24) = 1 null pivot detection with CNTL(3) = −DBL_MIN: a pivot is null when
+//                 |pivot| ≤ DBL_MIN, i.e. exactly zero as CHOLMOD's; INFOG(28) counts
+//                 them and PIVNUL_LIST names their rows; the other pivots are exact
+//   CNTL(4) < 0   (default) no static pivoting: no pivot is perturbed, so INFOG(12)
+//                 is the inertia (Sylvester) and not that of a nearby matrix
+//   ICNTL(35) = 0 no block low-rank compression (approximate factors)
+//   ICNTL(33) = 1 determinant: sign(RINFOG(12)) is checked against the parity of
+//                 INFOG(12) after every factorization
+struct MumpsState {
+  DMUMPS_STRUC_C id{};
+  std::vector<MUMPS_INT> irn, jcn;  // 1-based lower-triangle pattern
+  std::vector<int> slot;            // position of entry k in K.valuePtr()
+  std::vector<double> a;            // values, in the order of irn/jcn
+  std::vector<double> rhs;          // right-hand sides in, solutions out (JOB = 3)
+  bool initialized = false;
+
+  explicit MumpsState(int n) {
+    id.job = -1;  // initialize the instance
+    id.par = 1;
+    id.sym = 2;
+    id.comm_fortran = -987654;  // USE_COMM_WORLD of MUMPS's examples
+    dmumps_c(&id);
+    if (id.infog[0] < 0) throw std::runtime_error("SymmetricFactorization: MUMPS initialization failed");
+    initialized = true;
+    id.icntl[0] = -1;
+    id.icntl[1] = -1;
+    id.icntl[2] = -1;
+    id.icntl[3] = 0;
+    id.icntl[4] = 0;
+    id.icntl[6] = 7;
+    id.icntl[12] = 1;
+    id.icntl[17] = 0;
+    id.icntl[23] = 1;
+    id.cntl[2] = -std::numeric_limits<double>::min();
+    id.icntl[32] = 1;
+    id.icntl[34] = 0;
+    id.n = n;
+  }
+  ~MumpsState() {
+    if (!initialized) return;
+    id.job = -2;
+    dmumps_c(&id);
+  }
+  MumpsState(const MumpsState&) = delete;
+  MumpsState& operator=(const MumpsState&) = delete;
+
+  void set_pattern(const SparseMatrix& K) {
+    irn.clear();
+    jcn.clear();
+    slot.clear();
+    const int* p = K.outerIndexPtr();
+    const int* i = K.innerIndexPtr();
+    for (int j = 0; j < K.outerSize(); ++j)
+      for (int k = p[j]; k < p[j + 1]; ++k)
+        if (i[k] >= j) {
+          irn.push_back(i[k] + 1);
+          jcn.push_back(j + 1);
+          slot.push_back(k);
+        }
+    a.assign(slot.size(), 0.0);
+  }
+  void point_at_arrays() {
+    id.nnz = static_cast<MUMPS_INT8>(irn.size());
+    id.irn = irn.data();
+    id.jcn = jcn.data();
+    id.a = a.data();
+  }
+  // JOB = job; a workspace too small (INFO(1) = −8, −9) is retried with ICNTL(14)
+  // doubled (the estimate of the analysis can be short with delayed pivots).
+  int run(int job) {
+    point_at_arrays();
+    for (int attempt = 0;; ++attempt) {
+      id.job = job;
+      dmumps_c(&id);
+      const int info = id.infog[0];
+      if ((info == -8 || info == -9) && attempt < 4 && job == 2) {
+        id.icntl[13] = std::max(id.icntl[13], 20) * 2;
+        continue;
+      }
+      return info;
+    }
+  }
+};
+#endif
+
 struct SymmetricFactorization::Impl {
   cholmod_common c{};
   cholmod_factor* L = nullptr;
@@ -58,6 +190,9 @@ struct SymmetricFactorization::Impl {
   };
   Workspace ws[2];
   Eigen::MatrixXd pair;  // the two right-hand sides of solve(b1, b2, x1, x2), side by side
+#ifdef SENDA_HAVE_MUMPS
+  std::unique_ptr<MumpsState> mumps;  // set when the backend is MUMPS (then L stays null)
+#endif
 
   Impl() {
     cholmod_start(&c);
@@ -80,10 +215,26 @@ struct SymmetricFactorization::Impl {
   }
 };
 
-SymmetricFactorization::SymmetricFactorization(const SparseMatrix& pattern) : impl_(std::make_unique<Impl>()) {
+SymmetricFactorization::SymmetricFactorization(const SparseMatrix& pattern, Solver solver)
+    : impl_(std::make_unique<Impl>()) {
   if (pattern.rows() != pattern.cols()) throw std::logic_error("SymmetricFactorization: matrix is not square");
   n_ = static_cast<int>(pattern.rows());
+  backend_ = resolve(solver, n_);
   const auto t0 = Clock::now();
+  if (backend_ == Solver::Mumps) {
+#ifdef SENDA_HAVE_MUMPS
+    if (!pattern.isCompressed()) throw std::logic_error("SymmetricFactorization: matrix must be compressed");
+    impl_->mumps = std::make_unique<MumpsState>(n_);
+    impl_->mumps->set_pattern(pattern);
+    if (impl_->mumps->run(1) < 0)
+      throw std::runtime_error("SymmetricFactorization: MUMPS analysis failed (INFOG(1) = " +
+                               std::to_string(impl_->mumps->id.infog[0]) + ")");
+    stats_.analyze_seconds = seconds_since(t0);
+    return;
+#else
+    throw std::logic_error("SymmetricFactorization: this build of Senda has no MUMPS backend");
+#endif
+  }
   cholmod_sparse A = view_lower(pattern);
   impl_->L = cholmod_analyze(&A, &impl_->c);
   if (!impl_->L || impl_->c.status < CHOLMOD_OK)
@@ -92,8 +243,22 @@ SymmetricFactorization::SymmetricFactorization(const SparseMatrix& pattern) : im
 }
 
 SymmetricFactorization::SymmetricFactorization(const SymmetricFactorization& analysed, CloneTag)
-    : impl_(std::make_unique<Impl>()), n_(analysed.n_) {
+    : impl_(std::make_unique<Impl>()), n_(analysed.n_), backend_(analysed.backend_) {
   const auto t0 = Clock::now();
+#ifdef SENDA_HAVE_MUMPS
+  if (backend_ == Solver::Mumps) {
+    // MUMPS keeps its analysis inside the instance: analyse the same pattern again.
+    const MumpsState& from = *analysed.impl_->mumps;
+    impl_->mumps = std::make_unique<MumpsState>(n_);
+    impl_->mumps->irn = from.irn;
+    impl_->mumps->jcn = from.jcn;
+    impl_->mumps->slot = from.slot;
+    impl_->mumps->a.assign(from.slot.size(), 0.0);
+    if (impl_->mumps->run(1) < 0) throw std::runtime_error("SymmetricFactorization: MUMPS analysis failed");
+    stats_.analyze_seconds = seconds_since(t0);
+    return;
+  }
+#endif
   // Copies the factor (symbolic part, and numeric values if any; status_ stays
   // Failed so nothing is solved before this object's own factorize()).
   impl_->L = cholmod_copy_factor(analysed.impl_->L, &impl_->c);
@@ -121,11 +286,48 @@ FactorStatus SymmetricFactorization::factorize(const SparseMatrix& K) {
       stats_.factorize_seconds += seconds_since(t0);
       return status_ = FactorStatus::NotFinite;
     }
+  const FactorStatus st = backend_ == Solver::Mumps ? factorize_mumps(K) : factorize_cholmod(K);
+  stats_.factorize_seconds += seconds_since(t0);
+  return status_ = st;
+}
+
+FactorStatus SymmetricFactorization::factorize_mumps([[maybe_unused]] const SparseMatrix& K) {
+#ifdef SENDA_HAVE_MUMPS
+  MumpsState& m = *impl_->mumps;
+  if (!K.isCompressed() || K.nonZeros() <= (m.slot.empty() ? -1 : m.slot.back()))
+    throw std::logic_error("SymmetricFactorization: pattern changed");
+  const double* v = K.valuePtr();
+  for (size_t k = 0; k < m.slot.size(); ++k) m.a[k] = v[m.slot[k]];
+  pivot_ratio_ = std::numeric_limits<double>::quiet_NaN();
+  const int info = m.run(2);
+  if (info == -10) {  // numerically singular (not expected with ICNTL(24) = 1)
+    zero_ = 1;
+    return FactorStatus::Singular;
+  }
+  if (info < 0) return FactorStatus::Failed;
+  negative_ = m.id.infog[11];
+  zero_ = m.id.infog[27];
+  if (zero_ > 0) {
+    first_zero_ = n_;
+    for (int k = 0; k < zero_; ++k) first_zero_ = std::min(first_zero_, m.id.pivnul_list[k] - 1);
+    return FactorStatus::Singular;
+  }
+  // The determinant's sign against the inertia's parity: a disagreement would
+  // mean the inertia is not exact, and is reported rather than used.
+  const double mantissa = m.id.rinfog[11];
+  if (!std::isfinite(mantissa)) return FactorStatus::NotFinite;
+  if ((mantissa < 0) != (negative_ % 2 == 1)) return FactorStatus::Failed;
+  return FactorStatus::Ok;
+#else
+  return FactorStatus::Failed;
+#endif
+}
+
+FactorStatus SymmetricFactorization::factorize_cholmod(const SparseMatrix& K) {
   cholmod_sparse A = view_lower(K);
   impl_->c.status = CHOLMOD_OK;
   const int ok = cholmod_factorize(&A, impl_->L, &impl_->c);
-  stats_.factorize_seconds += seconds_since(t0);
-  if (!ok || impl_->c.status < CHOLMOD_OK) return status_ = FactorStatus::Failed;
+  if (!ok || impl_->c.status < CHOLMOD_OK) return FactorStatus::Failed;
 
   const cholmod_factor* L = impl_->L;
   if (L->is_super || L->is_ll) throw std::logic_error("SymmetricFactorization: expected a simplicial LDLᵀ");
@@ -151,9 +353,9 @@ FactorStatus SymmetricFactorization::factorize(const SparseMatrix& K) {
     ++zero_;
     if (first_zero_ < 0) first_zero_ = perm ? perm[stop] : stop;
   }
-  if (!finite) return status_ = FactorStatus::NotFinite;
+  if (!finite) return FactorStatus::NotFinite;
   pivot_ratio_ = dmax > 0 ? dmin / dmax : 0.0;
-  return status_ = (zero_ > 0 ? FactorStatus::Singular : FactorStatus::Ok);
+  return zero_ > 0 ? FactorStatus::Singular : FactorStatus::Ok;
 }
 
 int SymmetricFactorization::det_sign() const {
@@ -171,6 +373,19 @@ const double* SymmetricFactorization::solve_columns(const double* B, int ncol) c
   b.xtype = CHOLMOD_REAL;
   b.dtype = CHOLMOD_DOUBLE;
   Impl& m = *impl_;
+#ifdef SENDA_HAVE_MUMPS
+  if (m.mumps) {
+    MumpsState& s = *m.mumps;
+    s.rhs.assign(B, B + static_cast<std::ptrdiff_t>(n_) * ncol);
+    s.id.rhs = s.rhs.data();
+    s.id.nrhs = ncol;
+    s.id.lrhs = n_;
+    s.id.icntl[19] = 0;  // dense right-hand sides
+    s.id.icntl[20] = 0;  // centralized solution, written over rhs
+    if (s.run(3) < 0) throw std::runtime_error("SymmetricFactorization: MUMPS solve failed");
+    return s.rhs.data();
+  }
+#endif
   Impl::Workspace& w = m.ws[ncol > 1 ? 1 : 0];
   if (!cholmod_solve2(CHOLMOD_A, m.L, &b, nullptr, &w.X, nullptr, &w.Y, &w.E, &m.c))
     throw std::runtime_error("SymmetricFactorization: CHOLMOD solve failed");

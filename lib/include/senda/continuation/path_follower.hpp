@@ -56,6 +56,7 @@ struct Options {
   int direction = +1;              // sign of the initial Δλ
   bool auto_scale = true;          // scale unknowns per kind from the first tangent
   double psi = 1.0;                // weight of λ in the scaled norm
+  linalg::Solver linear_solver = linalg::Solver::Auto;  // backend of the factorizations of K
   // Polled before every trial step (each cut included) and every Newton iteration:
   // true ends the path as Interrupted at once (a step being tried is dropped).
   std::function<bool()> stop_requested;

@@ -60,6 +60,7 @@ struct LocateOptions {
   int inverse_iterations = 4;            // block inverse iterations for the start mode φ
   int subspace_size = 4;                 // eigenpairs nearest zero matched across the bracket
   double force_scale = 0.0;              // floor of the force scale of G1 (the path's, eq. 2.9)
+  linalg::Solver linear_solver = linalg::Solver::Auto;  // backend of its factorizations of K
   std::function<bool()> stop_requested;  // polled every iteration: true ends it, not converged
 };
 

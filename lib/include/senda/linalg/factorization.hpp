@@ -1,7 +1,13 @@
 #pragma once
 // Factorization of a sparse symmetric (possibly indefinite or singular) matrix.
 //
-//   P K Pᵀ = L D Lᵀ     (CHOLMOD simplicial LDLᵀ; fill-reducing ordering P chosen once)
+//   P K Pᵀ = L D Lᵀ     (fill-reducing ordering P chosen once)
+//
+// Two backends behind one interface (Solver below):
+//   Cholmod — CHOLMOD simplicial LDLᵀ, no pivoting beyond P: D is diagonal.
+//   Mumps   — sequential MUMPS multifrontal LDLᵀ, SYM = 2, threshold pivoting
+//             with 1×1 and 2×2 pivots: D is block diagonal; the inertia is MUMPS's
+//             INFOG(12) (negative pivots) and INFOG(28) (exactly zero pivots).
 //
 // By Sylvester's law of inertia the number of negative entries of D equals the
 // number of negative eigenvalues of K, and sign(det K) = Π sign(Dⱼⱼ). Both are
@@ -11,6 +17,8 @@
 // Several right-hand sides are solved with one factorization.
 #include <Eigen/Core>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 #include "senda/core/problem.hpp"
 
@@ -20,9 +28,21 @@ enum class FactorStatus {
   Ok,          // every pivot nonzero and finite
   Singular,    // an exactly zero pivot: K is singular (solves are not available)
   NotFinite,   // K holds NaN or Inf, or a pivot overflowed
-  Failed,      // CHOLMOD reported an error (out of memory, ...)
+  Failed,      // the backend reported an error (out of memory, ...)
 };
 const char* to_string(FactorStatus s);
+
+// Which sparse factorization does the work. Auto: CHOLMOD below
+// kMumpsAutoUnknowns unknowns, MUMPS from there on (docs/performance.md, the
+// measurement that sets it); CHOLMOD always when Senda is built without MUMPS.
+enum class Solver { Auto, Cholmod, Mumps };
+const char* to_string(Solver s);
+std::optional<Solver> solver_from_string(std::string_view s);
+// True when this build has the MUMPS backend.
+bool mumps_available();
+inline constexpr int kMumpsAutoUnknowns = 5000;
+// The backend Auto stands for at n unknowns (Cholmod and Mumps stand for themselves).
+Solver resolve(Solver s, int n);
 
 // Work counters; kept per factorization object (no global state).
 struct FactorStats {
@@ -35,8 +55,10 @@ struct FactorStats {
 
 class SymmetricFactorization {
  public:
-  // Symbolic analysis of the pattern of K (both triangles or the lower one).
-  explicit SymmetricFactorization(const SparseMatrix& pattern);
+  // Symbolic analysis of the pattern of K (both triangles or the lower one) by
+  // the backend resolve(solver, n). Solver::Mumps in a build without MUMPS throws
+  // std::logic_error.
+  explicit SymmetricFactorization(const SparseMatrix& pattern, Solver solver = Solver::Auto);
   ~SymmetricFactorization();
   SymmetricFactorization(const SymmetricFactorization&) = delete;
   SymmetricFactorization& operator=(const SymmetricFactorization&) = delete;
@@ -44,6 +66,7 @@ class SymmetricFactorization {
   // A second, independent factorization object for the same pattern that copies
   // this one's symbolic analysis (ordering, elimination tree) instead of redoing
   // it: the analysis costs as much as several numeric factorizations of a sparse K.
+  // (MUMPS cannot copy an analysis between instances: its clone analyses again.)
   std::unique_ptr<SymmetricFactorization> clone_analysis() const;
 
   // Numeric factorization of K (same pattern as at construction; only the lower
@@ -52,14 +75,17 @@ class SymmetricFactorization {
 
   FactorStatus status() const { return status_; }
   int size() const { return n_; }
+  Solver backend() const { return backend_; }  // Cholmod or Mumps, never Auto
   // Inertia of the last factorized matrix: counts of negative / zero pivots.
   int negative_pivots() const { return negative_; }
   int zero_pivots() const { return zero_; }
   // sign(det K) ∈ {−1, 0, +1}.
   int det_sign() const;
   // The smallest |Dⱼⱼ| relative to the largest (a cheap conditioning hint).
+  // CHOLMOD only: MUMPS does not report its pivots, and this is NaN.
   double pivot_ratio() const { return pivot_ratio_; }
-  // Position (equation number, unpermuted) of the first exactly zero pivot, or −1.
+  // Position (equation number, unpermuted) of the first exactly zero pivot, or −1
+  // (MUMPS: the first row of its PIVNUL_LIST).
   int first_zero_pivot() const { return first_zero_; }
 
   // X = K⁻¹ B for every column of B. Requires status() == Ok.
@@ -75,11 +101,15 @@ class SymmetricFactorization {
  private:
   struct CloneTag {};
   SymmetricFactorization(const SymmetricFactorization& analysed, CloneTag);
-  // cholmod_solve2 on ncol contiguous columns; returns CHOLMOD's result columns.
+  // ncol contiguous columns solved by the backend; returns the result columns
+  // (storage owned by the backend, valid until the next solve).
   const double* solve_columns(const double* B, int ncol) const;
+  FactorStatus factorize_cholmod(const SparseMatrix& K);
+  FactorStatus factorize_mumps(const SparseMatrix& K);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   int n_ = 0;
+  Solver backend_ = Solver::Cholmod;
   FactorStatus status_ = FactorStatus::Failed;
   int negative_ = 0, zero_ = 0, first_zero_ = -1;
   double pivot_ratio_ = 0.0;
