@@ -102,6 +102,7 @@ grep -q '"points": 1,' "$work/newton/summary.json" || die "newton: the signal di
 # A slower build (the sanitizers: one trial takes longer than the first delay)
 # is signalled later; the case needs a cut to have happened before the signal.
 for delay in 0.3 1.0 2.0; do
+  rm -rf "$work/cutting"
   stop_case cutting INT path.csv 2 $delay summary.json "$work/arch.cfg" continuation.initial_step=1e8 \
     continuation.max_iterations=3 continuation.target_iterations=3 continuation.min_step_ratio=1e-17
   grep -q '"points": 1,' "$work/cutting/summary.json" || die "cutting: the signal did not come inside the first step"
