@@ -159,6 +159,14 @@ bool solve_at(const Model& m, Vector& q, double lambda, double EA) {
   return false;
 }
 
+// Every point of every branch of a run, by branch id.
+struct AllBranches : analysis::Observer {
+  std::vector<std::vector<continuation::PathPoint>> branches;
+  void on_point(int branch, const continuation::PathPoint& p) override {
+    if (static_cast<int>(branches.size()) <= branch) branches.resize(branch + 1);
+    branches[branch].push_back(p);
+  }
+};
 struct PointRecorder : analysis::Observer {
   std::vector<continuation::PathPoint> points;
   void on_point(int branch, const continuation::PathPoint& p) override {
@@ -528,7 +536,8 @@ TEST_CASE("catalogue .cfg: lateral-torsional buckling of a fork-supported beam",
   const input::Config config = input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/ltb-fork-beam.cfg");
   const input::Spec spec = input::build(config);
   const std::filesystem::path dir = std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / "catalogue-ltb-fork-beam";
-  const analysis::TraceResult s = senda::testing::run_into(spec, dir, &config);
+  AllBranches rec;
+  const analysis::TraceResult s = senda::testing::run_into(spec, dir, &config, &rec);
   REQUIRE(s.critical_points.size() == 1);
   const critical::CriticalPoint& bp = s.critical_points[0].point;
   CHECK(bp.kind == critical::CriticalKind::Bifurcation);
@@ -538,6 +547,36 @@ TEST_CASE("catalogue .cfg: lateral-torsional buckling of a fork-supported beam",
   const double err = bp.lambda / kPi - 1.0;
   INFO("M_cr " << bp.lambda << " rel err " << err);
   CHECK(std::abs(err - 3.225862e-3) <= 1e-8);
+  // Branch switching (the [ltb][branch] test has the same data and options): a
+  // symmetric pitchfork, both halves traced to max_steps (40), mirror images.
+  REQUIRE(bp.abe);
+  CHECK(bp.abe->symmetric);
+  REQUIRE(s.branches.size() == 3);
+  REQUIRE(rec.branches.size() == 3);
+  const Model& m = *spec.model;
+  const auto &b1 = rec.branches[1], &b2 = rec.branches[2];
+  REQUIRE(b1.size() == 41);
+  REQUIRE(b2.size() == 41);
+  for (int ib : {1, 2}) {
+    CHECK(s.branches[ib].start_point == bp.id);
+    CHECK(s.branches[ib].termination == critical::BranchEnd::MaxSteps);
+  }
+  // The mid-span node: the 8th of the 15 intermediate nodes (model index 9).
+  const int mid = 9;
+  CHECK(m.node_position(mid).isApprox(Eigen::Vector3d(0.5, 0, 0)));
+  for (std::size_t k = 1; k < b1.size(); ++k) {
+    INFO("point " << k << " λ " << b1[k].lambda << " " << b2[k].lambda);
+    CHECK(b1[k].lambda == b2[k].lambda);
+    CHECK(b1[k].lambda > b1[k - 1].lambda);
+    CHECK(b1[k].negative_pivots == 0);
+    const double phi1 = m.displacement(b1[k].q, mid, Component::Rx), phi2 = m.displacement(b2[k].q, mid, Component::Rx);
+    CHECK(std::abs(phi1) >= 0.05);
+    CHECK(phi1 == -phi2);
+    CHECK(m.displacement(b1[k].q, mid, Component::Uy) == -m.displacement(b2[k].q, mid, Component::Uy));
+  }
+  // Measured: λ 3.163321 at |φ| = 0.1502 (the 40th point).
+  CHECK(std::abs(b1.back().lambda - 3.163321) <= 1e-6);
+  CHECK(std::abs(std::abs(m.displacement(b1.back().q, mid, Component::Rx)) - 0.150210) <= 1e-6);
 }
 
 namespace {
