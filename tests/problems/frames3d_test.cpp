@@ -806,7 +806,8 @@ std::vector<CriticalPoint> column_points(int n, const Beam3DSection& s, double l
 }  // namespace
 
 TEST_CASE("Pinned column of Beam3D, EI_weak < EI_strong: weak-axis Euler load first, as h²", "[frame3d][column3d]") {
-  // Euler: P_cr = π² EI/L² about each axis; EI₂ = 1 (weak, deflection uy), EI₃ = 2
+  // Euler (Timoshenko & Gere 1961, ch. 2): the pinned bar buckles at P_cr = π² EI/L²
+  // about each principal axis; EI₂ = 1 (weak, deflection uy), EI₃ = 2
   // (strong, uz): π² then 2π², the second weak mode (4π²) beyond λ_max = 25. EA =
   // GA = 1e7: shortening and shear lower P_cr by ≈ P/GA = 1e-6 relative (below the
   // errors checked, ≥ 4e-4). With EA = 1e9 SPB stalls at its round-off floor
