@@ -854,3 +854,85 @@ TEST_CASE("Pinned column of Beam3D, EI_weak < EI_strong: weak-axis Euler load fi
   INFO("Richardson " << rich << " rel " << rich / (kPi * kPi) - 1.0);
   CHECK(std::abs(rich / (kPi * kPi) - 1.0) <= 2e-6);
 }
+
+TEST_CASE("Lateral-torsional post-buckling: the elastica-type curve M/M_cr = 2K(sin φ)/π in the small-slope limit",
+          "[frame3d][ltb][branch][ltb-postbuckling]") {
+  // Small lateral slopes, large twist φ, EI_y → ∞ (a fixed moment vector M e_y, no
+  // force: the forks react only torques): the weak-axis curvature is M sin φ/EI_z,
+  // its horizontal part v'' = (M/EI_z) sin φ cos φ, and GJ φ' = M v' + const give
+  // φ'' + ½k² sin 2φ = 0, k² = M²/(EI_z GJ): the pendulum of angle 2φ. With φ = 0
+  // at both forks the beam is half a period: kL = 2K(sin φ_mid), so
+  //   M/M_cr = 2K(sin φ_mid)/π,  M_cr = (π/L)√(EI_z GJ),   ≈ 1 + φ²/4 + …
+  // (the elastica analogy of lateral buckling). The lateral slope is v' ~ √(GJ/EI_z) φ,
+  // so the neglected terms are O(GJ/EI_z) relative, and so is the end-moment type:
+  // the ends turn laterally by θ ≈ √(GJ/EI_z) φ, and the ψ-conjugate load differs
+  // from a fixed-axis moment by θ/sin θ − 1 ≈ θ²/6 (docs/notes/beam3d.md S.8).
+  // Measured here: d = (M/M_cr,h − 1)/(2K(sin φ)/π − 1) − 1 on the branch (M_cr,h the
+  // located point of the same mesh, φ_mid 0.09–0.17 after 10 steps) is about
+  // −(c/n² + GJ/(3 EI_z)): n = 16, 32 at GJ/EI_z = 0.04: −2.016e-2, −1.508e-2; at
+  // 0.01: −9.82e-3, −4.96e-3 (the mesh part ≈ 6.4e-3, 1.6e-3: h²). Richardson in n
+  // removes it: −1.338e-2, −3.345e-3 (−GJ/(3 EI_z) = −1.333e-2, −3.333e-3):
+  // the Senda branch tends to the closed form as GJ/EI_z → 0, the deviation
+  // proportional to GJ/EI_z. (At GJ = EI_z, the [ltb] data, M/M_cr − 1 = 0.163 φ².)
+  // EA = GA = 1e7: with 1e9 SPB stalls at its round-off floor for GJ ≤ 0.01 (not
+  // located in 20 iterations); the axial force is zero, so EA does not enter.
+  const auto deviation = [](int n, double GJ, double& phi_out) {
+    const Beam3DSection s{1e7, 1e7, 1e7, GJ, 1.0, 1e6};
+    Model m(3);
+    build_ltb(m, n, s);
+    const int mid = n / 2 + 1;
+    ExplorerOptions eo;
+    eo.path.auto_scale = false;
+    eo.path.initial_load_increment = 0.25 * std::sqrt(GJ);
+    eo.path.max_steps = 10;
+    eo.path.max_step_ratio = 100;
+    eo.path.lambda_max = 1.5 * kPi * std::sqrt(GJ);  // below the second mode, 2 M_cr
+    eo.max_depth = 1;
+    eo.direction = +1;
+    eo.switch_at = {"BP1"};
+    BranchExplorer ex(m, eo);
+    BranchPoints rec;
+    REQUIRE(ex.run(Vector::Zero(m.size()), 0.0, rec));
+    REQUIRE(!ex.critical_points().empty());
+    const CriticalPoint& bp = ex.critical_points()[0];
+    INFO("n " << n << " GJ " << GJ << " " << bp.id << " " << to_string(bp.kind) << " λ " << bp.lambda << " " << bp.message);
+    REQUIRE(bp.converged);
+    REQUIRE(bp.id == "BP1");
+    CHECK(std::abs(bp.lambda / (kPi * std::sqrt(GJ)) - 1.0) <= 4e-3);  // the h² error, 3.2e-3 at n = 16
+    REQUIRE(ex.branches().size() == 2);
+    REQUIRE(rec.branches.size() == 2);
+    const continuation::PathPoint& p = rec.branches[1].back();
+    const double phi = std::abs(m.displacement(p.q, mid, Component::Rx));
+    phi_out = phi;
+    const double elastica = 2.0 * std::comp_ellint_1(std::sin(phi)) / kPi;
+    return (p.lambda / bp.lambda - 1.0) / (elastica - 1.0) - 1.0;
+  };
+  double d[2][2], phi[2][2];
+  const double gj[2] = {0.04, 0.01};
+  const int meshes[2] = {16, 32};
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      d[i][j] = deviation(meshes[i], gj[j], phi[i][j]);
+      UNSCOPED_INFO("n " << meshes[i] << " GJ/EI_z " << gj[j] << " φ_mid " << phi[i][j] << " deviation " << d[i][j]);
+    }
+  for (int j = 0; j < 2; ++j) {
+    const double rich = (4.0 * d[1][j] - d[0][j]) / 3.0;
+    UNSCOPED_INFO("GJ/EI_z " << gj[j] << " Richardson " << rich << " (−GJ/3EI_z = " << -gj[j] / 3 << ")");
+    // Twist well past the linear range, yet small enough for the φ² term to dominate.
+    CHECK(phi[0][j] >= 0.04);
+    CHECK(phi[1][j] >= 0.04);
+    // Below the closed form by less than GJ/(2 EI_z) + the mesh part, on both meshes.
+    CHECK(d[0][j] < 0.0);
+    CHECK(d[0][j] >= -(gj[j] / 2 + 2.0 / 256));
+    CHECK(d[1][j] >= -(gj[j] / 2 + 2.0 / 1024));
+    // The mesh part shrinks as h²: the difference 16 → 32 is 3/4 of the 16 one.
+    CHECK(std::abs(rich) <= 0.4 * gj[j]);
+    CHECK(std::abs(rich) >= 0.25 * gj[j]);
+  }
+  // Proportional to GJ/EI_z: a quarter of it when GJ/EI_z is divided by 4
+  // (measured 0.250), so the branch tends to 2K(sin φ)/π as GJ/EI_z → 0.
+  const double ratio = ((4.0 * d[1][1] - d[0][1]) / 3.0) / ((4.0 * d[1][0] - d[0][0]) / 3.0);
+  INFO("ratio of the Richardson deviations " << ratio);
+  CHECK(ratio >= 0.22);
+  CHECK(ratio <= 0.28);
+}
