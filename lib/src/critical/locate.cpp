@@ -726,10 +726,11 @@ void CriticalPointFinder::resolve_step(const continuation::PathFollower& followe
     cp.point_after = b.index;
     cp.lambda_before = a.lambda;
     cp.lambda_after = b.lambda;
-    if (k == 0 && bis.midpoints > 0) {
-      cp.factorizations += bis.factorizations;
-      cp.message += " (" + std::to_string(bis.midpoints) + " bisection point(s), " +
-                    std::to_string(bis.factorizations) + " factorizations, counted here)";
+    if (k == 0) {
+      cp.factorizations += bis.factorizations;  // the bisection's and the eigenvalue checks'
+      if (bis.midpoints > 0)
+        cp.message += " (" + std::to_string(bis.midpoints) + " bisection point(s), " +
+                      std::to_string(bis.factorizations) + " factorizations, counted here)";
     }
     out.push_back(Candidate{std::move(cp), std::move(bis.out[k].secant_q), bis.out[k].secant_lambda});
   }
