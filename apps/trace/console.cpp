@@ -103,7 +103,8 @@ void Console::on_critical(const an::CriticalEvent& e) {
                        cr::to_string(cp.kind), cp.lambda, values(cp.q), cp.system, cp.newton_iterations, cp.residual);
   else
     text = fmt::format("  {} {}: not located: {} (bracket lambda in [{:.9g}, {:.9g}])\n", cp.id,
-                       cr::to_string(cp.kind), cp.message, cp.lambda_before, cp.lambda_after);
+                       cr::to_string(cp.kind), cp.message, std::min(cp.lambda_before, cp.lambda_after),
+                       std::max(cp.lambda_before, cp.lambda_after));
   if (cp.abe && cp.abe->valid)
     text += fmt::format("     bifurcation equation: A = {:.6g}, B1 = {:.6g}, B2 = {:.6g}, C = {:.6g}: {}\n", cp.abe->A,
                         cp.abe->B1, cp.abe->B2, cp.abe->C, cp.abe->message);

@@ -210,6 +210,17 @@ if want $case; then
   done
   awk -F, '$NF == 0 && $4 != "" { print; bad = 1 } END { exit bad }' "$work/$case/critical.csv" || die "critical.csv gives a lambda to a point not located"
   grep -q "not located (not drawn" "$work/$case/plot.gp" || die "plot.gp: no key entry for the points not located"
+  # Simple points whose Newton fails (the toggle with GA_s = 1e14: round-off in the
+  # derivative of K), with --vtk: no mode file, no mode .vtu, no lambda.
+  sed 's/1.8849e6 6.0445e5 9270 10/1.8849e6 1e14 9270 10/' "$cfg/williams-toggle.cfg" > "$work/toggle-1e14.cfg"
+  run $case-simple "$work/toggle-1e14.cfg" --vtk
+  n=$(points $case-simple | awk '$1 == "limit" && $2 == "false"' | wc -l)
+  [ "$n" -ge 1 ] || die "toggle GA_s = 1e14: no limit point not located: the case tests nothing"
+  null_unlocated $case-simple || die "toggle: a point not located has a lambda"
+  for id in $(awk '/^      "id": "(LP|BP|MP)/ { gsub(/[",]/, "", $2); id = $2 } /^      "converged": false/ { print id }' "$work/$case-simple/summary.json"); do
+    [ ! -e "$work/$case-simple/modes/$id.csv" ] || die "toggle $id: a mode file for a point not located"
+    [ ! -e "$work/$case-simple/modes/mode_$id.vtu" ] || die "toggle $id: a mode .vtu for a point not located"
+  done
   ok
 fi
 # Item 9: a very stiff shear (Simo-Reissner, GA_s = 1e10 on the toggle) left both

@@ -59,14 +59,27 @@ def same(a, b):
 
 def compare(ref, got):
     """Problems of `got` against `ref`, within the lambda range both traced."""
+    problems = []
+    if got["termination"] not in ("completed", "max-steps"):
+        problems.append("ended %s: %s" % (got["termination"], got.get("message", "")))
+    if None in (ref["lambda_min"], ref["lambda_max"], got["lambda_min"], got["lambda_max"]):
+        return problems + ["no lambda range (a run without points)"]
     lo = max(ref["lambda_min"], got["lambda_min"])
     hi = min(ref["lambda_max"], got["lambda_max"])
+    # The combination must have traced as far as the file's run, in lambda, past
+    # every point the file's run located: else it checks nothing.
+    # (A limit point is an extremum of lambda: the path's points come near it, within
+    # a step, not to it; 5 % of the lambda range covered.)
+    margin = 0.05 * (got["lambda_max"] - got["lambda_min"])
+    for c in ref["critical_points"]:
+        if c["converged"] and not (got["lambda_min"] - margin <= c["lambda"] <= got["lambda_max"] + margin):
+            problems.append("%s at %.10g not reached (lambda in [%.6g, %.6g])"
+                            % (c["kind"], c["lambda"], got["lambda_min"], got["lambda_max"]))
     inside = lambda l: lo - REL * max(1, abs(lo)) <= l <= hi + REL * max(1, abs(hi))
     located = [(c["kind"], c["lambda"]) for c in got["critical_points"] if c["converged"]]
     brackets = [(min(c["bracket"]["lambda_before"], c["bracket"]["lambda_after"]),
                  max(c["bracket"]["lambda_before"], c["bracket"]["lambda_after"]))
                 for c in got["critical_points"] if not c["converged"]]
-    problems = []
     for c in ref["critical_points"]:
         if not c["converged"] or not inside(c["lambda"]):
             continue

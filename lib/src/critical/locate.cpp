@@ -572,7 +572,6 @@ struct Bisection {
       }
       return;
     }
-    bool unseparated = false;
     if (change == 0 && splitting) {
       // Only the bordered determinant changed: t_λ turned and det K did not. Either
       // two eigenvalues crossed zero, a fold and a bifurcation point (split until
@@ -581,16 +580,15 @@ struct Bisection {
       // three-bar structure's BP2 on the branch from BP1; the sway branch of the
       // steep von Mises truss at BP2), which no split separates. The eigenvalues
       // nearest zero at both ends, matched by their vectors, tell them apart.
+      // Two points that no split separates are a multiple point, not located (one
+      // of them located and the other dropped would be the wrong answer of item 1).
       const int crossed = crossed_eigenvalues(a, b, fb);
       if (crossed != 0) {
-        if (split(a, b, fb, why)) return;
-        unseparated = true;
+        if (!split(a, b, fb, why)) multiple(a, b, why);
+        return;
       }
     }
     CriticalPoint cp = locate_point(a, b, fb);
-    if (unseparated)
-      cp.message += "; the signs allow a second critical point (a fold) within this bracket, lambda in [" +
-                    fmt_g(std::min(a.lambda, b.lambda)) + ", " + fmt_g(std::max(a.lambda, b.lambda)) + "]: " + why;
     if (cp.converged && !in_bracket(cp, a, b, scaling, why)) {
       std::string split_why;
       if (split(a, b, fb, split_why)) return;

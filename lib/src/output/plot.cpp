@@ -265,7 +265,9 @@ std::string plot_script(const RunInfo& info, const analysis::TraceResult& s, con
                    ? u[static_cast<std::size_t>(i)]
                    : 0.0;
       };
+      const auto located = [&](int k) { return s.critical_points[static_cast<std::size_t>(k)].point.converged; };
       for (int k = 0; k < m; ++k) {
+        if (!located(k)) continue;  // not drawn: no position
         xlo = std::min(xlo, x_of(k));
         xhi = std::max(xhi, x_of(k));
         ylo = std::min(ylo, s.critical_points[k].point.lambda);
@@ -275,8 +277,9 @@ std::string plot_script(const RunInfo& info, const analysis::TraceResult& s, con
       std::vector<std::string> text(m);
       std::vector<int> leader(m, -1);
       for (int k = 0; k < m; ++k) {
+        if (!located(k)) continue;  // no label (its row has no position)
         for (int j = 0; j < k && leader[k] < 0; ++j)
-          if (leader[j] < 0 && std::abs(x_of(k) - x_of(j)) <= dx &&
+          if (located(j) && leader[j] < 0 && std::abs(x_of(k) - x_of(j)) <= dx &&
               std::abs(s.critical_points[k].point.lambda - s.critical_points[j].point.lambda) <= dy)
             leader[k] = j;
         if (leader[k] < 0) text[k] = s.critical_points[k].point.id;

@@ -167,10 +167,12 @@ std::string sweep_csv(const analysis::SweepResult& r) {
       continue;
     }
     for (const analysis::SweepPoint& p : v.points) {
-      out += fmt::format("{},{},{},{},{}", head, p.id, critical::to_string(p.kind), p.branch, g17(p.lambda));
+      // A point not located has no lambda nor displacements (empty fields).
+      out += fmt::format("{},{},{},{},{}", head, p.id, critical::to_string(p.kind), p.branch,
+                         p.converged ? g17(p.lambda) : std::string());
       for (std::size_t i = 0; i < r.track_columns.size(); ++i) {
         out += ',';
-        if (i < p.tracked.size()) out += g17(p.tracked[i]);
+        if (p.converged && i < p.tracked.size()) out += g17(p.tracked[i]);
       }
       out += p.converged ? ",1\n" : ",0\n";
     }
@@ -202,10 +204,15 @@ std::string sweep_json(const analysis::SweepResult& r, const std::function<int(c
       c["id"] = p.id;
       c["kind"] = critical::to_string(p.kind);
       c["branch"] = p.branch;
-      c["lambda"] = p.lambda;
       nlohmann::ordered_json u;
       for (std::size_t i = 0; i < r.track_columns.size() && i < p.tracked.size(); ++i) u[r.track_columns[i]] = p.tracked[i];
-      c["tracked"] = u.is_null() ? nlohmann::ordered_json::object() : u;
+      if (p.converged) {
+        c["lambda"] = p.lambda;
+        c["tracked"] = u.is_null() ? nlohmann::ordered_json::object() : u;
+      } else {  // not located: no lambda nor displacements
+        c["lambda"] = nullptr;
+        c["tracked"] = nullptr;
+      }
       c["converged"] = p.converged;
       cps.push_back(c);
     }

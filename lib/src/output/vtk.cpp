@@ -193,7 +193,7 @@ void VtkWriter::write_point(const continuation::PathPoint& p, int branch) {
 }
 
 void VtkWriter::write_mode(const critical::CriticalPoint& cp, int branch) {
-  if (cp.phi.size() != cp.q.size() || cp.phi.size() == 0) return;
+  if (!cp.converged || cp.phi.size() != cp.q.size() || cp.phi.size() == 0) return;  // not located: no mode
   const double scale = cp.phi.cwiseAbs().maxCoeff();
   const Vector mode = scale > 0 ? Vector(cp.phi / scale) : cp.phi;
   const std::string name = "mode_" + cp.id + ".vtu";
