@@ -473,23 +473,36 @@ std::string fmt_g(double x) {
 constexpr double kBracketMargin = 1e-3;
 constexpr double kMaxOffChord = 1.0;
 
+// Where (q, λ) lies against the chord of [a, b], in the path's scaled norm: its
+// projection as a fraction of the chord (0 at a, 1 at b) and its distance from the
+// chord's line relative to the chord's length.
+struct ChordPosition {
+  double along = 0.0, off = 0.0;
+};
+ChordPosition chord_position(const continuation::Scaling& scaling, const continuation::PathPoint& a,
+                             const continuation::PathPoint& b, const Vector& q, double lambda) {
+  const Vector chord_q = b.q - a.q;
+  const double chord_l = b.lambda - a.lambda;
+  const double length = scaling.norm(chord_q, chord_l);
+  const Vector dq = q - a.q;
+  const double dl = lambda - a.lambda;
+  ChordPosition p;
+  p.along = scaling.dot(dq, dl, chord_q, chord_l) / (length * length);
+  p.off = scaling.norm(dq - p.along * chord_q, dl - p.along * chord_l) / length;
+  return p;
+}
+
 // Whether a located critical point lies in its bracket; false with the reason.
 // Where the bracket's signs say a bifurcation point was crossed along the path
 // (det K and the bordered determinant changed, so t_λ did not), λ is monotone on
 // the bracket and the located λ must also lie between the ends (within the margin).
 bool in_bracket(const CriticalPoint& cp, const continuation::PathPoint& a, const continuation::PathPoint& b,
                 const continuation::Scaling& scaling, std::string& why) {
-  const Vector chord_q = b.q - a.q;
-  const double chord_l = b.lambda - a.lambda;
-  const double length = scaling.norm(chord_q, chord_l);
-  if (!(length > 0.0)) return true;
-  const Vector dq = cp.q - a.q;
-  const double dl = cp.lambda - a.lambda;
-  const double along = scaling.dot(dq, dl, chord_q, chord_l) / (length * length);
-  const double off = scaling.norm(dq - along * chord_q, dl - along * chord_l) / length;
+  if (!(scaling.norm(b.q - a.q, b.lambda - a.lambda) > 0.0)) return true;
+  const auto [along, off] = chord_position(scaling, a, b, cp.q, cp.lambda);
   bool inside = along >= -kBracketMargin && along <= 1.0 + kBracketMargin && off <= kMaxOffChord;
   if (inside && cp.evidence == BracketEvidence::Bifurcation && a.det_sign != b.det_sign) {
-    const double margin = kBracketMargin * std::abs(chord_l) + 1e-10 * (1.0 + std::abs(cp.lambda));
+    const double margin = kBracketMargin * std::abs(b.lambda - a.lambda) + 1e-10 * (1.0 + std::abs(cp.lambda));
     inside = cp.lambda >= std::min(a.lambda, b.lambda) - margin && cp.lambda <= std::max(a.lambda, b.lambda) + margin;
   }
   if (!inside)
@@ -671,9 +684,8 @@ struct Bisection {
     m.index = -1;  // not a point of the path
     // The split point must lie between a and b, near their chord (not on another
     // branch through a bifurcation point in the bracket).
-    const double along = scaling.dot(m.q - a.q, m.lambda - a.lambda, chord_q, chord_l) / (length * length);
-    const double off = scaling.norm(m.q - a.q - along * chord_q, m.lambda - a.lambda - along * chord_l);
-    if (!(along > 0.0 && along < 1.0 && off <= kMaxOffChord * length)) {
+    const auto [along, off] = chord_position(scaling, a, b, m.q, m.lambda);
+    if (!(along > 0.0 && along < 1.0 && off <= kMaxOffChord)) {
       why = "the bisection point left the bracket";
       return false;
     }
