@@ -7,6 +7,7 @@
 #include "senda/input/builder.hpp"
 #include "senda/model/beam3d.hpp"
 #include "senda/model/model.hpp"
+#include "support/config_errors.hpp"
 
 using namespace senda;
 using namespace senda::input;
@@ -25,14 +26,7 @@ const std::string kFrame =
     "load = 3 rx 1.5\n"                                  // 9
     "load = 3 uy -1\n";                                  // 10
 
-std::string error_of(const std::string& text) {
-  try {
-    build(Config::parse(text, "b.cfg"));
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::string& text) { return senda::test::build_error(text, "b.cfg"); }
 }  // namespace
 
 TEST_CASE("3D beam input: elements, section frames, six dofs per node, moments", "[input][beam3d]") {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "senda/input/builder.hpp"
+#include "support/config_errors.hpp"
 
 using namespace senda::input;
 namespace fs = std::filesystem;
@@ -25,14 +26,7 @@ const char* kBase =
     "fix = 3 all\n"       // 8
     "load = 2 uy -1\n";   // 9
 
-std::string error_of(const std::string& text) {
-  try {
-    build(Config::parse(text, "b.cfg"));
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::string& text) { return senda::test::build_error(text, "b.cfg"); }
 }  // namespace
 
 TEST_CASE("builder: von-mises.cfg", "[input][builder]") {

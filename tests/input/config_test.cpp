@@ -7,20 +7,14 @@
 #include <string>
 
 #include "senda/input/config.hpp"
+#include "support/config_errors.hpp"
 
 using namespace senda::input;
 namespace fs = std::filesystem;
 
 namespace {
 // The message of the ConfigError thrown by parsing `text` as "t.cfg" ("" if none).
-std::string error_of(const std::string& text) {
-  try {
-    Config::parse(text, "t.cfg");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::string& text) { return senda::test::parse_error(text, "t.cfg"); }
 }  // namespace
 
 TEST_CASE("config: entries carry section.key, value, file and line", "[input][config]") {

@@ -9,6 +9,7 @@
 #include "senda/input/builder.hpp"
 #include "support/test_files.hpp"
 #include "support/trace_run.hpp"
+#include "support/config_errors.hpp"
 
 using namespace senda;
 using namespace senda::input;
@@ -29,14 +30,7 @@ const std::string kCantilever =
     "fix = 1 ux uy rz\n"            // 8
     "load = 3 uy -1\n";             // 9
 
-std::string error_of(const std::string& text) {
-  try {
-    build(Config::parse(text, "h.cfg"));
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::string& text) { return senda::test::build_error(text, "h.cfg"); }
 }  // namespace
 
 TEST_CASE("hinge input: a released member gets its own rotation unknown", "[input][hinge]") {

@@ -18,20 +18,14 @@
 #include "senda/output/studies.hpp"
 #include "support/test_files.hpp"
 #include "support/trace_run.hpp"
+#include "support/config_errors.hpp"
 
 using namespace senda;
 using namespace senda::input;
 namespace fs = std::filesystem;
 
 namespace {
-std::string error_of(const std::string& text) {
-  try {
-    Config::parse(text, "p.cfg");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const std::string& text) { return senda::test::parse_error(text, "p.cfg"); }
 double eval(const std::string& s) {
   return evaluate_expression(s, [](std::string_view n) -> std::optional<double> {
     if (n == "H") return 2.0;
