@@ -4,7 +4,7 @@
 # usage: path_following.sh TRACE SOURCE_DIR WORK_DIR [CASE]
 #   CASE: control-refused, runaway, monotone-control, control-turning-point,
 #         no-return, no-jump, close-points, outside-bracket, unlocated-null,
-#         stiff-shear (all when omitted)
+#         stiff-shear, cancelling-pair (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -191,6 +191,54 @@ if want $case; then
       null_unlocated $case-$c-$st || die "$c $st: a point not located has a lambda"
     done
   done
+  ok
+fi
+
+# Item 1, crossings that cancel: with the logarithmic measure and EA = 1 the two
+# bifurcation points of each half of the sway truss are 0.41 apart in w; grown
+# cylindrical or displacement-controlled steps hold both (negative pivots 0 -> 1 -> 0,
+# no sign changes at the ends) and both were dropped. The eigenvalue monitor must
+# find them with every step; with it off (critical.monitor_eigenvalues = false) the
+# same runs must still lose them (the test's own check that it tests something).
+case=cancelling-pair
+if want $case; then
+  bps="bifurcation 0.547512103285 bifurcation 1.04397555949 bifurcation -0.547512103285 bifurcation -1.04397555949"
+  lost=0
+  # Displacement control with initial_step 0.2 and 0.3 still loses the mirrored pair:
+  # its steps have grown to 1.6-3 (a third of the apex's travel) and the sway
+  # eigenvalue falls from 5.6 to 0.03 in the step with a dip to -0.01 that the cubic
+  # fit cannot see (docs/validation.md, issue 19 left open); those runs are not here.
+  for run_case in cylindrical:0.1 cylindrical:0.2 cylindrical:0.3 displacement:0.05 displacement:0.1 \
+                  displacement:0.15 displacement:0.25; do
+    c=${run_case%%:*}; st=${run_case##*:}
+    {
+      extra=""; [ $c = displacement ] && extra="continuation.control=2 uy"
+      name=$case-$c-$st
+      run $name "$cfg/von-mises-sway.cfg" parameters.EA=1 model.strain=logarithmic continuation.constraint=$c \
+        continuation.initial_step=$st ${extra:+"$extra"}
+      [ $rc -eq 0 ] || die "$c $st: exit $rc: $(message $name)"
+      if [ $c = cylindrical ]; then
+        same_points $name "$(sway_points 1 logarithmic)" || die "$c, initial_step $st"
+      else
+        # Under displacement control the folds in lambda may be reported not located
+        # (issue 19, left open); the bifurcation points must all be there.
+        points $name | awk '$1 == "limit" && $2 == "false" { next } { print }' > "$work/$name.located"
+        awk -v want="$bps" 'BEGIN { n = split(want, w, " ") }
+          { g++; k[g] = $1; c[g] = $2; l[g] = $3 }
+          END { for (i = 1; i <= n; i += 2) { f = 0; for (j = 1; j <= g; ++j) if (k[j] == w[i] && c[j] == "true" && (l[j] - w[i + 1]) ^ 2 <= (1e-8 * w[i + 1]) ^ 2) f = 1
+                  if (!f) { print "missing " w[i] " " w[i + 1]; bad = 1 } }
+                for (j = 1; j <= g; ++j) if (k[j] == "limit" && c[j] == "true" && (l[j] ^ 2 - 2.82837280174 ^ 2) ^ 2 > 1e-14) { print "wrong limit " l[j]; bad = 1 }
+                exit bad }' "$work/$name.located" || die "$c, initial_step $st"
+      fi
+      null_unlocated $name || die "$c $st: a point not located has a lambda"
+      sane $name || die "$c $st: runaway value"
+      run $name-off "$cfg/von-mises-sway.cfg" parameters.EA=1 model.strain=logarithmic continuation.constraint=$c \
+        continuation.initial_step=$st ${extra:+"$extra"} critical.monitor_eigenvalues=false
+      n=$(points $name-off | awk '$1 == "bifurcation" && $2 == "true"' | wc -l)
+      [ "$n" -lt 4 ] && lost=$((lost + 1))
+    }
+  done
+  [ $lost -ge 2 ] || die "without the monitor only $lost runs lost bifurcation points (the case no longer tests the monitor)"
   ok
 fi
 

@@ -119,7 +119,7 @@ TEST_CASE("config: a UTF-8 byte-order mark at the start is skipped", "[input][co
   CHECK(bom.entries().front().line == 2);
   CHECK(*bom.integer("model.dim") == 3);
   // Only at the start: elsewhere the same bytes are an error as before.
-  CHECK(error_of("[model]\n\xEF\xBB\xBFdim = 3\n") != "");
+  CHECK(error_of("[model]\n\xEF\xBB\xBF" "dim = 3\n") != "");
   // A file that is only a byte-order mark is empty.
   CHECK(error_of("\xEF\xBB\xBF") == "t.cfg: the file is empty");
 }

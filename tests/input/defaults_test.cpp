@@ -57,6 +57,7 @@ const std::map<std::string, Getter>& fields() {
       {"critical.bifurcation_tolerance",
        [](auto& o, auto&) { return num(o.explorer.finder.locate_options.bifurcation_tolerance); }},
       {"critical.refine_fraction", [](auto& o, auto&) { return num(o.explorer.finder.refine_fraction); }},
+      {"critical.monitor_eigenvalues", [](auto& o, auto&) { return boolean(o.explorer.finder.monitor_eigenvalues); }},
       {"branches.switch", [](auto& o, auto&) { return boolean(o.explorer.switch_branches); }},
       {"branches.max_depth", [](auto& o, auto&) { return num(o.explorer.max_depth); }},
       {"branches.direction",

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 
 #include "senda/critical/critical_point.hpp"
@@ -14,6 +16,11 @@
 #include "penalized.hpp"
 
 namespace senda::critical {
+
+namespace {
+// locate()'s message for a Newton that converged far from both ends of its bracket.
+constexpr const char* kConvergedOutside = "converged to a critical point outside the bracket";
+}  // namespace
 
 const char* to_string(DetectTest t) {
   switch (t) {
@@ -120,6 +127,84 @@ Eigenpairs nearest_eigenpairs(const linalg::SymmetricFactorization& f, const Spa
     e.x.col(k) = X * es.eigenvectors().col(order[k]);
   }
   return e;
+}
+
+// The monitor's data at a path point p: the m eigenpairs nearest zero (f the
+// factorization of K at p) and dμ/ds = xᵀ [K(p + h t) − K(p)] x / h along the
+// path's unit tangent t = (tq, tl) (scaled norm), h = 1e-4 × the step's length.
+bool eigen_at(const Problem& problem, const continuation::PathPoint& p, const linalg::SymmetricFactorization& f,
+              const Vector& tq, double tl, double step, int m, int iterations, PathEigenvalues& out) {
+  if (f.status() != linalg::FactorStatus::Ok || !(step > 0.0) || tq.size() != p.q.size()) return false;
+  SparseMatrix K = problem.tangent_pattern(), K1 = problem.tangent_pattern();
+  problem.tangent(p.q, p.lambda, K);
+  Eigenpairs e = nearest_eigenpairs(f, K, m, iterations);
+  const double h = 1e-4 * step;
+  problem.tangent(p.q + h * tq, p.lambda + h * tl, K1);
+  const Eigen::MatrixXd dKx = (K1 - K) * e.x;
+  out.dmu.resize(m);
+  for (int k = 0; k < m; ++k) out.dmu[k] = e.x.col(k).dot(dKx.col(k)) / h;
+  if (!e.mu.allFinite() || !out.dmu.allFinite()) return false;
+  out.q = p.q;
+  out.lambda = p.lambda;
+  out.mu = std::move(e.mu);
+  out.x = std::move(e.x);
+  return true;
+}
+
+// Where, as a fraction τ ∈ (0, 1) of a piece of path of scaled length L, a matched
+// eigenvalue (|cos| of the vectors > 0.5) changes sign although the ends show no
+// crossing: the cubic Hermite fit of μ from μ and L dμ/ds at both ends has its
+// extremum beyond zero at τ (the deepest such τ), or the matched μ already differ in
+// sign (another eigenvalue crossed back: τ where the fit is zero). None: nullopt.
+// With dips_only, only the first kind (the ends' own crossings are accounted for).
+// An eigenvalue with another within 1 % of it (a double mode of a symmetric
+// structure) is not followed: its vector is any one of a plane, xᵀK'x is not its
+// derivative and the matching across the step is arbitrary.
+bool clustered(const Eigen::VectorXd& mu, int k) {
+  for (int j = 0; j < mu.size(); ++j)
+    if (j != k && std::abs(mu[j] - mu[k]) <= 1e-2 * std::max(std::abs(mu[j]), std::abs(mu[k]))) return true;
+  return false;
+}
+
+std::optional<double> predicted_crossing(const PathEigenvalues& a, const PathEigenvalues& b, double L,
+                                         bool dips_only = false) {
+  std::optional<double> best;
+  double depth = 0.0;
+  const int m = static_cast<int>(std::min(a.mu.size(), b.mu.size()));
+  for (int p = 0; p < m; ++p) {
+    int t = -1;
+    double overlap = 0.5;
+    for (int k = 0; k < m; ++k) {
+      const double o = std::abs(a.x.col(p).dot(b.x.col(k)));
+      if (o > overlap) {
+        overlap = o;
+        t = k;
+      }
+    }
+    if (t < 0 || clustered(a.mu, p) || clustered(b.mu, t)) continue;
+    const double m0 = a.mu[p], m1 = b.mu[t], d0 = L * a.dmu[p], d1 = L * b.dmu[t];
+    const double sign = m0 < 0.0 ? -1.0 : 1.0;
+    const double scale = std::max(std::abs(m0), std::abs(m1));
+    if (!(scale > 0.0)) continue;
+    // sign × the fit at τ, sampled (a cubic has at most one interior minimum)
+    double tau_min = 0.0, v_min = sign * m0;
+    for (int i = 1; i < 64; ++i) {
+      const double x = i / 64.0, x2 = x * x, x3 = x2 * x;
+      const double v = (2 * x3 - 3 * x2 + 1) * m0 + (x3 - 2 * x2 + x) * d0 + (-2 * x3 + 3 * x2) * m1 + (x3 - x2) * d1;
+      if (sign * v < v_min) {
+        v_min = sign * v;
+        tau_min = x;
+      }
+    }
+    const bool differ = (m1 < 0.0) != (m0 < 0.0);
+    if (differ ? dips_only : !(v_min < 0.0)) continue;
+    const double d = differ ? 1.0 : -v_min / scale;  // how far beyond zero, relative
+    if (d > depth) {
+      depth = d;
+      best = differ ? std::clamp(m0 / (m0 - m1), 0.1, 0.9) : std::clamp(tau_min, 0.1, 0.9);
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -234,7 +319,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
                             (located.q - after.q).norm() <= 2.0 * span + 1e-12 * (1.0 + located.q.norm());
   if (!near_bracket) {
     located.converged = false;
-    located.message = "converged to a critical point outside the bracket";
+    located.message = kConvergedOutside;
   }
   return located;
 }
@@ -607,6 +692,13 @@ struct Bisection {
       if (split(a, b, fb, split_why)) return;
       cp.converged = false;
       cp.message = why + "; not located: " + split_why;
+    } else if (!cp.converged && !is_step(a, b)) {
+      // Newton failed from a piece made by a split: its split end may be a poor start
+      // (where the monitor split, the crossing eigenvalue is extremal along the path
+      // and SPB is near singular there). Its halves are tried before giving up.
+      std::string split_why;
+      if (split(a, b, fb, split_why)) return;
+      cp.message += "; the piece's halves did not locate it either (" + split_why + ")";
     }
     push(std::move(cp), a, b);
   }
@@ -652,11 +744,13 @@ struct Bisection {
     return crossed;
   }
 
-  // Splits [a, b] at its bisection point and resolves both halves. False, with the
-  // reason, when the piece cannot be split, or when its halves hold no crossing (the
-  // crossings cancel inside one half): the caller reports the piece.
-  bool split(const continuation::PathPoint& a, const continuation::PathPoint& b,
-             const linalg::SymmetricFactorization& fb, std::string& why) {
+  // The path point on the hyperplane orthogonal to the chord of [a, b] at the
+  // fraction `at` of it (a fresh follower f from a, one step; its factorization is
+  // that of K at m). False, with the reason, when [a, b] is too short, the budget is
+  // spent, the step fails, or the point leaves the bracket.
+  bool bisection_point(const continuation::PathPoint& a, const continuation::PathPoint& b,
+                       const linalg::SymmetricFactorization& fb, double at,
+                       std::unique_ptr<continuation::PathFollower>& f, continuation::PathPoint& m, std::string& why) {
     if (!splitting) {
       why = "step refinement is off (critical.refine_fraction)";
       return false;
@@ -673,14 +767,14 @@ struct Bisection {
       return false;
     }
     ++midpoints;
-    continuation::PathFollower f(problem, path, fb);  // fb's symbolic analysis, not a new one
-    const bool ok = f.start_along(a.q, a.lambda, chord_q, chord_l, 0.5 * length, scaling) && f.advance();
-    factorizations += f.factorizations();
+    f = std::make_unique<continuation::PathFollower>(problem, path, fb);  // fb's symbolic analysis
+    const bool ok = f->start_along(a.q, a.lambda, chord_q, chord_l, at * length, scaling) && f->advance();
+    factorizations += f->factorizations();
     if (!ok) {
-      why = "the bisection point was not found (" + f.message() + ")";
+      why = "the bisection point was not found (" + f->message() + ")";
       return false;
     }
-    continuation::PathPoint m = f.current();
+    m = f->current();
     m.index = -1;  // not a point of the path
     // The split point must lie between a and b, near their chord (not on another
     // branch through a bifurcation point in the bracket).
@@ -689,8 +783,19 @@ struct Bisection {
       why = "the bisection point left the bracket";
       return false;
     }
+    return true;
+  }
+
+  // Splits [a, b] at its bisection point and resolves both halves. False, with the
+  // reason, when the piece cannot be split, or when its halves hold no crossing (the
+  // crossings cancel inside one half): the caller reports the piece.
+  bool split(const continuation::PathPoint& a, const continuation::PathPoint& b,
+             const linalg::SymmetricFactorization& fb, std::string& why) {
+    std::unique_ptr<continuation::PathFollower> f;
+    continuation::PathPoint m;
+    if (!bisection_point(a, b, fb, 0.5, f, m, why)) return false;
     const std::size_t before = out.size();
-    piece(a, m, f.factorization());
+    piece(a, m, f->factorization());
     piece(m, b, fb);
     if (out.size() == before) {
       why = "the bisection found no simple crossing";
@@ -698,12 +803,44 @@ struct Bisection {
     }
     return true;
   }
+
+  // A piece whose signs show nothing, along which the eigenvalue monitor predicts
+  // crossings that cancel (predicted_crossing: the fraction `at`): split there and
+  // resolve both halves; when neither shows a crossing, the fits of the halves, with
+  // the eigenvalues at the split point, decide whether to split again. What no
+  // split shows is not reported (the fit overshot: an eigenvalue that came near
+  // zero and turned back, or touched it within the minimum bracket). `unresolved` is
+  // set when the step itself could not be split: its prediction was never examined.
+  void monitored(const continuation::PathPoint& a, const PathEigenvalues& ea, const continuation::PathPoint& b,
+                 const PathEigenvalues& eb, const linalg::SymmetricFactorization& fb, double at, int depth = 0) {
+    std::unique_ptr<continuation::PathFollower> f;
+    continuation::PathPoint m;
+    std::string why;
+    if (!bisection_point(a, b, fb, at, f, m, why)) {
+      if (depth == 0) unresolved = why;
+      return;
+    }
+    const std::size_t before = out.size();
+    piece(a, m, f->factorization());
+    piece(m, b, fb);
+    if (out.size() != before) return;
+    PathEigenvalues em;
+    const int k = std::min(problem.size(), locate.subspace_size);
+    const double la = scaling.norm(m.q - a.q, m.lambda - a.lambda), lb = scaling.norm(b.q - m.q, b.lambda - m.lambda);
+    if (!eigen_at(problem, m, f->factorization(), f->tangent_q(), f->tangent_lambda(), std::min(la, lb), k,
+                  locate.inverse_iterations, em))
+      return;
+    if (const auto t = predicted_crossing(ea, em, la)) monitored(a, ea, m, em, f->factorization(), *t, depth + 1);
+    if (const auto t = predicted_crossing(em, eb, lb)) monitored(m, em, b, eb, fb, *t, depth + 1);
+  }
+  std::string unresolved{};  // why a split the monitor asked for was not made
 };
 
 }  // namespace
 
 void CriticalPointFinder::resolve_step(const continuation::PathFollower& follower, const LocateOptions& lo,
-                                       std::vector<Candidate>& out) {
+                                       std::vector<Candidate>& out, const PathEigenvalues* before,
+                                       const PathEigenvalues* after, double predicted) {
   const continuation::PathPoint& a = follower.previous();
   const continuation::PathPoint& b = follower.current();
   continuation::Options path = follower.options();
@@ -722,8 +859,24 @@ void CriticalPointFinder::resolve_step(const continuation::PathFollower& followe
   // piece), a few at most.
   const int levels = bis.splitting ? static_cast<int>(std::ceil(std::log2(1.0 / options_.refine_fraction))) : 0;
   bis.max_midpoints = std::max(2, std::abs(b.negative_pivots - a.negative_pivots)) * (levels + 2);
-  bis.piece(a, b, follower.factorization());
-  if (bis.out.empty()) {
+  const bool monitored = predicted > 0.0 && before && after;
+  const std::optional<continuation::Crossing>& crossing = follower.last_crossing();
+  const bool seen = crossing && detected(*crossing, options_.detect);
+  if (monitored) {
+    bis.monitored(a, *before, b, *after, follower.factorization(), predicted);
+    if (bis.out.empty() && seen) {
+      bis.piece(a, b, follower.factorization());  // the step's own crossing, as without the monitor
+    } else if (bis.out.empty() && !bis.unresolved.empty()) {
+      // The monitor saw two crossings that cancel and no split could show them: say
+      // so with the bracket rather than drop them.
+      bis.multiple(a, b, "the eigenvalue monitor predicted two crossings that cancel in the step (" + bis.unresolved +
+                             ")");
+      bis.out.back().cp.negative_pivots_change = 0;
+    }
+  } else {
+    bis.piece(a, b, follower.factorization());
+  }
+  if (bis.out.empty() && (!monitored || seen)) {
     // The step was detected but its pieces hold nothing: crossings that cancel (an
     // eigenvalue back across zero); reported as a multiple point, as before.
     bis.multiple(a, b, "the bisection found no simple crossing");
@@ -740,7 +893,8 @@ void CriticalPointFinder::resolve_step(const continuation::PathFollower& followe
       cp.factorizations += bis.factorizations;  // the bisection's and the eigenvalue checks'
       if (bis.midpoints > 0)
         cp.message += " (" + std::to_string(bis.midpoints) + " bisection point(s), " +
-                      std::to_string(bis.factorizations) + " factorizations, counted here)";
+                      std::to_string(bis.factorizations) + " factorizations, counted here" +
+                      (monitored ? "; found by the eigenvalue monitor, the step's signs showed nothing" : "") + ")";
     }
     out.push_back(Candidate{std::move(cp), std::move(bis.out[k].secant_q), bis.out[k].secant_lambda});
   }
@@ -749,13 +903,54 @@ void CriticalPointFinder::resolve_step(const continuation::PathFollower& followe
 std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continuation::PathFollower& follower,
                                                                    int branch) {
   const std::optional<continuation::Crossing>& c = follower.last_crossing();
-  if (!c || !detected(*c, options_.detect)) return {};
+  const bool seen = c && detected(*c, options_.detect);
+  // The eigenvalue monitor: the data at the new point, and at the step's first point
+  // when this finder computed them there (not at the start of a branch).
+  std::optional<PathEigenvalues> after;
+  const PathEigenvalues* before = nullptr;
+  std::pair<int, PathEigenvalues>* slot = nullptr;
+  double predicted = -1.0;
+  if (options_.monitor_eigenvalues && options_.locate) {
+    for (auto& e : monitors_)
+      if (e.first == branch) slot = &e;
+    const continuation::PathPoint& a = follower.previous();
+    if (slot && slot->second.lambda == a.lambda && slot->second.q.size() == a.q.size() && slot->second.q == a.q)
+      before = &slot->second;
+    const continuation::PathPoint& b = follower.current();
+    const double length = follower.scaling().norm(b.q - a.q, b.lambda - a.lambda);
+    PathEigenvalues e;
+    const int m = std::min(follower.problem().size(), options_.locate_options.subspace_size);
+    if (eigen_at(follower.problem(), b, follower.factorization(), follower.tangent_q(), follower.tangent_lambda(),
+                 length, m, options_.locate_options.inverse_iterations, e))
+      after = std::move(e);
+    // A step whose signs show a crossing may hide a pair more (a fold and two
+    // bifurcation points in one long step: net one crossing): the dips of the other
+    // eigenvalues.
+    // Matched eigenvalues of opposite signs at the ends are news only when the
+    // inertia did not change (two crossing in opposite directions): otherwise they
+    // are the crossings the inertia counts, whatever critical.detect reads.
+    if (before && after)
+      if (const auto t = predicted_crossing(*before, *after, length, seen || a.negative_pivots != b.negative_pivots))
+        predicted = *t;
+  }
+  // Keeps the new point's data for the next step (after the step is resolved).
+  const auto keep = [&] {
+    if (!after) return;
+    if (slot)
+      slot->second = std::move(*after);
+    else
+      monitors_.emplace_back(branch, std::move(*after));
+  };
+  if (!seen && predicted < 0.0) {
+    keep();
+    return {};
+  }
   std::vector<Candidate> candidates;
-  const int change = c->negative_pivots_after - c->negative_pivots_before;
+  const int change = c ? c->negative_pivots_after - c->negative_pivots_before : 0;
   if (options_.locate) {
     LocateOptions lo = options_.locate_options;
     lo.force_scale = std::max(lo.force_scale, follower.residual_scale(0.0));
-    resolve_step(follower, lo, candidates);
+    resolve_step(follower, lo, candidates, before, after ? &*after : nullptr, predicted);
   } else {
     CriticalPoint cp;
     cp.point_before = c->point_before;
@@ -783,6 +978,7 @@ std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continu
     }
     found.push_back(std::move(f));
   }
+  keep();
   return found;
 }
 

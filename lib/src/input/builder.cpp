@@ -680,6 +680,7 @@ void Builder::read_continuation(Spec& s) {
   k.locate_options.bifurcation_tolerance = *c_.real("critical.bifurcation_tolerance");
   k.locate_options.linear_solver = o.linear_solver;
   k.refine_fraction = *c_.real("critical.refine_fraction");
+  k.monitor_eigenvalues = *c_.boolean("critical.monitor_eigenvalues");
 
   critical::ExplorerOptions& b = s.analysis.explorer;
   // Branches are switched to at located points only.

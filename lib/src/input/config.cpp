@@ -117,6 +117,9 @@ const std::vector<OptionSpec>& option_table() {
       {"critical.refine_fraction", T::Real, "1e-3", "[0, 1)", false,
        "critical points: a step that is not one simple crossing (2+ eigenvalues, a fold and a bifurcation, a "
        "point located outside it) is bisected down to this fraction of it (0: off)"},
+      {"critical.monitor_eigenvalues", T::Bool, "true", nullptr, false,
+       "critical points: watch the eigenvalues of K nearest zero along each step; a step along which one "
+       "crosses zero and back (no sign at its ends shows it) is split and its points located"},
       // [branches]  branch switching at located simple bifurcation points (lib/critical/branch)
       {"branches.switch", T::Bool, "true", nullptr, false,
        "branches: trace the secondary branches of located simple bifurcation points (false: primary path only)"},

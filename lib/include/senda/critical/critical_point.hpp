@@ -25,6 +25,7 @@
 // differences in λ otherwise.
 #include <functional>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -165,6 +166,24 @@ struct FinderOptions {
   // scaled norm, than refine_fraction × the step; what remains is a multiple point,
   // or a point not located with its bracket. 0 turns the refinement off.
   double refine_fraction = 1e-3;
+  // Eigenvalue monitor (docs/theory.md §4, "Crossings that cancel in one step"): at
+  // every accepted point the subspace_size eigenvalues of K nearest zero and their
+  // derivatives along the path; a step whose signs show nothing but along which a
+  // matched eigenvalue's cubic Hermite fit changes sign (two crossings of one
+  // eigenvalue that cancel, or two eigenvalues crossing in opposite directions) is
+  // split where the fit is extremal and resolved as above. Costs a few solves with
+  // the point's factorization and one assembly of K per step; no factorization.
+  bool monitor_eigenvalues = true;
+};
+
+// The eigenpairs of K nearest zero at a path point and their derivatives along the
+// path (FinderOptions::monitor_eigenvalues): μ ascending in |μ|, x orthonormal, dμ/ds
+// per unit arc length of the scaled norm in the direction the path goes.
+struct PathEigenvalues {
+  Vector q;  // the point they belong to
+  double lambda = 0.0;
+  Eigen::VectorXd mu, dmu;
+  Eigen::MatrixXd x;
 };
 
 // Watches paths: after each accepted step of a follower, call check(); when the
@@ -201,12 +220,14 @@ class CriticalPointFinder {
     double secant_lambda = 0.0;
   };
   void resolve_step(const continuation::PathFollower& follower, const LocateOptions& lo,
-                    std::vector<Candidate>& out);
+                    std::vector<Candidate>& out, const PathEigenvalues* before = nullptr,
+                    const PathEigenvalues* after = nullptr, double predicted = -1.0);
   Found record(CriticalPoint cp, int branch);
   bool same_point(const CriticalPoint& a, const CriticalPoint& b) const;
 
   FinderOptions options_;
   std::vector<CriticalPoint> points_;
+  std::vector<std::pair<int, PathEigenvalues>> monitors_;  // (branch, its last point's)
   int limits_ = 0, bifurcations_ = 0, multiples_ = 0;
   long factorizations_ = 0;
 };
