@@ -17,11 +17,6 @@
 
 namespace senda::critical {
 
-namespace {
-// locate()'s message for a Newton that converged far from both ends of its bracket.
-constexpr const char* kConvergedOutside = "converged to a critical point outside the bracket";
-}  // namespace
-
 const char* to_string(DetectTest t) {
   switch (t) {
     case DetectTest::Det: return "det";
@@ -88,6 +83,12 @@ Vector tangent_derivative_fd(const Problem& problem, const Vector& q, double lam
 }
 
 namespace {
+
+std::string fmt_g(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", x);
+  return buf;
+}
 
 // Deterministic start vectors with no special symmetry, so that none is
 // orthogonal to a symmetric or antisymmetric buckling mode.
@@ -260,66 +261,87 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
         kb = s2;
       }
     }
-  const bool from_before = std::abs(ea->mu[ka]) < std::abs(eb->mu[kb]);
-  const continuation::PathPoint& start = from_before ? before : after;
-  const Vector phi0 = from_before ? Vector(ea->x.col(ka)) : Vector(eb->x.col(kb));
+  const bool nearer_before = std::abs(ea->mu[ka]) < std::abs(eb->mu[kb]);
   const long start_factorizations = cp.factorizations;
   const double lambda_span = std::max({std::abs(after.lambda - before.lambda), 1e-300});
   const BracketEvidence evidence = bracket_evidence(before, after);
-  CriticalPoint located;
-  if (evidence == BracketEvidence::Limit) {
-    // det K changed and the bordered determinant did not: λ turned back between the
-    // two points, which a simple bifurcation crossed along the path never does. SPL
-    // alone, and a limit point whatever φᵀr: near the bifurcation of the perfect
-    // structure φᵀr of an imperfect one is small, and SPB would find the perturbed
-    // bifurcation (γ ≈ the imperfection) instead.
-    located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Limit, options);
-    if (located.converged) {
-      located.kind = CriticalKind::Limit;
-      located.message += " (a limit point by the bracket's signs: det K changed, the bordered determinant not)";
-    } else {
-      // SPL failed: the classification by φᵀr, as for a bracket without signs.
-      const long spent = located.factorizations;
-      const std::string why = located.message;
-      located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Auto, options);
-      located.factorizations += spent;
-      // One level of explanation, not a message nested in another (issue 19, item 9).
-      located.message = located.converged ? located.message + " (after SPL alone failed: " + why + ")"
-                                          : "SPL alone: " + why + "; SPL then SPB: " + located.message;
-    }
-  } else {
-    located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Auto, options);
-  }
-  if (evidence != BracketEvidence::Limit && !located.converged && located.system == "SPB" &&
-      located.message.find("unfolded") != std::string::npos) {
-    // A limit point with a small φᵀr (an imperfect structure near its bifurcation)
-    // sent SPL over to SPB, which found the unfolded point γ ≠ 0: retry as SPL only.
-    const long spent = located.factorizations;
-    CriticalPoint retry = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Limit, options);
-    retry.factorizations += spent;
-    if (retry.converged && retry.kind == CriticalKind::Limit) {
-      retry.message += " (after SPB found an unfolded point)";
-      located = std::move(retry);
-    } else {
-      located.factorizations += retry.factorizations - spent;
-    }
-  }
-  located.point_before = cp.point_before;
-  located.point_after = cp.point_after;
-  located.lambda_before = cp.lambda_before;
-  located.lambda_after = cp.lambda_after;
-  located.negative_pivots_change = cp.negative_pivots_change;
-  located.multiplicity = cp.multiplicity;
-  located.start_point = start.index;
-  located.evidence = evidence;
-  located.factorizations += start_factorizations;
-  if (!located.converged) return located;
   const double span = (after.q - before.q).norm();
-  const bool near_bracket = (located.q - before.q).norm() <= 2.0 * span + 1e-12 * (1.0 + located.q.norm()) &&
-                            (located.q - after.q).norm() <= 2.0 * span + 1e-12 * (1.0 + located.q.norm());
-  if (!near_bracket) {
-    located.converged = false;
-    located.message = kConvergedOutside;
+  // Newton on SPL/SPB from one end, with that end's mode; a point it converges to
+  // more than twice the bracket's length from both ends is another critical point.
+  const auto attempt = [&](bool from_before, bool& far) {
+    const continuation::PathPoint& start = from_before ? before : after;
+    const Vector phi0 = from_before ? Vector(ea->x.col(ka)) : Vector(eb->x.col(kb));
+    CriticalPoint located;
+    if (evidence == BracketEvidence::Limit) {
+      // det K changed and the bordered determinant did not: λ turned back between the
+      // two points, which a simple bifurcation crossed along the path never does. SPL
+      // alone, and a limit point whatever φᵀr: near the bifurcation of the perfect
+      // structure φᵀr of an imperfect one is small, and SPB would find the perturbed
+      // bifurcation (γ ≈ the imperfection) instead.
+      located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Limit, options);
+      if (located.converged) {
+        located.kind = CriticalKind::Limit;
+        located.message += " (a limit point by the bracket's signs: det K changed, the bordered determinant not)";
+      } else {
+        // SPL failed: the classification by φᵀr, as for a bracket without signs.
+        const long spent = located.factorizations;
+        const std::string why = located.message;
+        located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Auto, options);
+        located.factorizations += spent;
+        // One level of explanation, not a message nested in another (issue 19, item 9).
+        located.message = located.converged ? located.message + " (after SPL alone failed: " + why + ")"
+                                            : "SPL alone: " + why + "; SPL then SPB: " + located.message;
+      }
+    } else {
+      located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Auto, options);
+    }
+    if (evidence != BracketEvidence::Limit && !located.converged && located.system == "SPB" &&
+        located.message.find("unfolded") != std::string::npos) {
+      // A limit point with a small φᵀr (an imperfect structure near its bifurcation)
+      // sent SPL over to SPB, which found the unfolded point γ ≠ 0: retry as SPL only.
+      const long spent = located.factorizations;
+      CriticalPoint retry = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Limit, options);
+      retry.factorizations += spent;
+      if (retry.converged && retry.kind == CriticalKind::Limit) {
+        retry.message += " (after SPB found an unfolded point)";
+        located = std::move(retry);
+      } else {
+        located.factorizations += retry.factorizations - spent;
+      }
+    }
+    located.point_before = cp.point_before;
+    located.point_after = cp.point_after;
+    located.lambda_before = cp.lambda_before;
+    located.lambda_after = cp.lambda_after;
+    located.negative_pivots_change = cp.negative_pivots_change;
+    located.multiplicity = cp.multiplicity;
+    located.start_point = start.index;
+    located.evidence = evidence;
+    located.factorizations += start_factorizations;
+    far = false;
+    if (!located.converged) return located;
+    far = (located.q - before.q).norm() > 2.0 * span + 1e-12 * (1.0 + located.q.norm()) ||
+          (located.q - after.q).norm() > 2.0 * span + 1e-12 * (1.0 + located.q.norm());
+    if (far) {
+      located.converged = false;
+      located.message = "converged to a critical point outside the bracket (lambda = " + fmt_g(located.lambda) +
+                        ", more than twice the bracket's length from both ends)";
+    }
+    return located;
+  };
+  bool far = false;
+  CriticalPoint located = attempt(nearer_before, far);
+  if (far) {
+    // The nearer end is not always the better start (a long step past a fold, under
+    // displacement control): the other end, before giving up.
+    bool far_other = false;
+    CriticalPoint other = attempt(!nearer_before, far_other);
+    other.factorizations += located.factorizations;
+    if (other.converged) {
+      other.message += " (from the other end of the bracket: from the nearer one Newton " + located.message + ")";
+      return other;
+    }
+    located.factorizations = other.factorizations;
   }
   return located;
 }
@@ -541,12 +563,6 @@ int CriticalPointFinder::adopt(const CriticalPoint& cp) {
 
 namespace {
 
-std::string fmt_g(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", x);
-  return buf;
-}
-
 // How far outside its bracket [a, b] a located point may lie (issue 19, item 2): its
 // projection on the chord, in the path's scaled norm, within this margin of [0, 1], and
 // its distance from the chord at most kMaxOffChord of the chord's length. A point
@@ -581,18 +597,29 @@ ChordPosition chord_position(const continuation::Scaling& scaling, const continu
 // Where the bracket's signs say a bifurcation point was crossed along the path
 // (det K and the bordered determinant changed, so t_λ did not), λ is monotone on
 // the bracket and the located λ must also lie between the ends (within the margin).
+// Under displacement control (control_dof ≥ 0) the controlled unknown is monotone
+// along the path (eq. 2.5) and is the bracket's coordinate: it must lie between its
+// values at the ends; the chord's line is no guide there (a long step past a fold
+// leaves the fold 1–2 chord lengths off it), and the distance to the ends is
+// bounded by locate() (twice the bracket's length).
 bool in_bracket(const CriticalPoint& cp, const continuation::PathPoint& a, const continuation::PathPoint& b,
-                const continuation::Scaling& scaling, std::string& why) {
+                const continuation::Scaling& scaling, int control_dof, std::string& why) {
   if (!(scaling.norm(b.q - a.q, b.lambda - a.lambda) > 0.0)) return true;
-  const auto [along, off] = chord_position(scaling, a, b, cp.q, cp.lambda);
+  auto [along, off] = chord_position(scaling, a, b, cp.q, cp.lambda);
   bool inside = along >= -kBracketMargin && along <= 1.0 + kBracketMargin && off <= kMaxOffChord;
+  if (control_dof >= 0 && control_dof < cp.q.size() && b.q[control_dof] != a.q[control_dof]) {
+    along = (cp.q[control_dof] - a.q[control_dof]) / (b.q[control_dof] - a.q[control_dof]);
+    inside = along >= -kBracketMargin && along <= 1.0 + kBracketMargin;
+  }
   if (inside && cp.evidence == BracketEvidence::Bifurcation && a.det_sign != b.det_sign) {
     const double margin = kBracketMargin * std::abs(b.lambda - a.lambda) + 1e-10 * (1.0 + std::abs(cp.lambda));
     inside = cp.lambda >= std::min(a.lambda, b.lambda) - margin && cp.lambda <= std::max(a.lambda, b.lambda) + margin;
   }
   if (!inside)
     why = "Newton converged outside the bracket (lambda = " + fmt_g(cp.lambda) + ", at " + fmt_g(along) +
-          " of the bracket's chord and " + fmt_g(off) + " of its length away from it): another critical point";
+          (control_dof >= 0 ? std::string(" of the bracket in the controlled displacement")
+                            : " of the bracket's chord and " + fmt_g(off) + " of its length away from it") +
+          "): another critical point";
   return inside;
 }
 
@@ -627,6 +654,11 @@ struct Bisection {
     double secant_lambda;
   };
   std::vector<Piece> out{};
+
+  // The controlled unknown under displacement control (−1 otherwise).
+  int control_dof() const {
+    return path.constraint == continuation::ConstraintKind::DisplacementControl ? path.control_dof : -1;
+  }
 
   static bool is_step(const continuation::PathPoint& a, const continuation::PathPoint& b) {
     return a.index >= 0 && b.index >= 0;  // bisection points have index −1
@@ -687,7 +719,7 @@ struct Bisection {
       }
     }
     CriticalPoint cp = locate_point(a, b, fb);
-    if (cp.converged && !in_bracket(cp, a, b, scaling, why)) {
+    if (cp.converged && !in_bracket(cp, a, b, scaling, control_dof(), why)) {
       std::string split_why;
       if (split(a, b, fb, split_why)) return;
       cp.converged = false;
@@ -779,7 +811,14 @@ struct Bisection {
     // The split point must lie between a and b, near their chord (not on another
     // branch through a bifurcation point in the bracket).
     const auto [along, off] = chord_position(scaling, a, b, m.q, m.lambda);
-    if (!(along > 0.0 && along < 1.0 && off <= kMaxOffChord)) {
+    bool inside = along > 0.0 && along < 1.0 && off <= kMaxOffChord;
+    const int c = control_dof();
+    if (inside && c >= 0 && b.q[c] != a.q[c]) {
+      // and, under displacement control, between the ends in the controlled unknown
+      const double s_c = (m.q[c] - a.q[c]) / (b.q[c] - a.q[c]);
+      inside = s_c > 0.0 && s_c < 1.0;
+    }
+    if (!inside) {
       why = "the bisection point left the bracket";
       return false;
     }
