@@ -1,0 +1,81 @@
+#pragma once
+// Penalty constraints: the scalar constraints Fix (encastre) and Tie (rótula) of
+// seed 003 §1.6 and §3.3, as elements of the model (docs/theory.md, "Constraints").
+//
+// Seed 003 §1.6: a constraint Φ(q) = 0 is replaced by the potential
+//   V_Φ = ½ Φᵀ α Φ                                                   (§1.6)
+// and the constraint force −∂V_Φ/∂q = −α Φ DΦ (eq. 3.47); the multiplier of the
+// exact constraint is approximated by λ ≈ α Φ, the better the larger α. The seed's
+// two scalar constraints depend on a distance only:
+//   Fix: a point held to a point of space, Φ = ‖x − p‖, V_Φ = ½ α ‖x − p‖²
+//        (a zero-length spring, eqs. 3.50–3.51: force −α (x − p), tangent α 1);
+//   Tie: two points joined, Φ = r = ‖x_b − x_a‖, V_Φ = ½ α r²
+//        (eqs. 3.52–3.53: force ∓α r on the two points, tangent [A −A; −A A], A = α 1).
+// Both potentials are quadratic, so the force is linear in the displacements and
+// the tangent constant (the seed's remark after eq. 3.53: the midpoint rule is
+// already energy-conserving for them).
+//
+// Here the distance is taken over a chosen set C of the node's components (all
+// translations gives the seed's elements; a single component is a penalty support
+// of one dof; a rotation component penalises the rotation unknown):
+//
+// Notation                                   code
+//   κ (the seed's α)                         kappa_
+//   C, the constrained components            dofs_ (one DofRef per component and node)
+//   Fix:  Φ_c = X_c + u_c − p_c,  c ∈ C      gap_[c] = X_c − p_c
+//   Tie:  Φ_c = (X_b,c + u_b,c) − (X_a,c + u_a,c)   gap_[c] = X_b,c − X_a,c
+//   V = ½ κ Σ_c Φ_c²,  f = κ Φ ∂Φ/∂u,  K = κ (∂Φ/∂u)ᵀ ∂Φ/∂u
+// A gap of zero (the node's own position for a Fix, coincident nodes for a Tie) is
+// the unloaded state; the builder (lib/input) gives only those.
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "senda/model/element.hpp"
+
+namespace senda::model {
+
+class PenaltyFix final : public Element {
+ public:
+  // node held in the components comps with stiffness kappa > 0; gap[k] = X_c − p_c
+  // for comps[k] (empty: all zero, the node held at its reference position).
+  PenaltyFix(int id, int node, std::vector<Component> comps, double kappa, std::vector<double> gap = {});
+
+  const std::vector<DofRef>& dofs() const override { return dofs_; }
+  double energy(const Eigen::VectorXd& u_e) const override;
+  void compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const override;
+  std::string describe() const override;
+
+  double kappa() const { return kappa_; }
+  // Φ_c for every constrained component; κΦ is the seed's estimate of the reaction.
+  Eigen::VectorXd violation(const Eigen::VectorXd& u_e) const;
+
+ private:
+  int id_;
+  double kappa_;
+  std::vector<double> gap_;
+  std::vector<DofRef> dofs_;
+};
+
+class PenaltyTie final : public Element {
+ public:
+  // Local dofs: comps of node_a, then comps of node_b. gap[k] = X_b,c − X_a,c.
+  PenaltyTie(int id, int node_a, int node_b, std::vector<Component> comps, double kappa,
+             std::vector<double> gap = {});
+
+  const std::vector<DofRef>& dofs() const override { return dofs_; }
+  double energy(const Eigen::VectorXd& u_e) const override;
+  void compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const override;
+  std::string describe() const override;
+
+  double kappa() const { return kappa_; }
+  Eigen::VectorXd violation(const Eigen::VectorXd& u_e) const;
+
+ private:
+  int id_;
+  double kappa_;
+  std::vector<double> gap_;
+  std::vector<DofRef> dofs_;
+};
+
+}  // namespace senda::model

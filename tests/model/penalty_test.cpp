@@ -1,0 +1,145 @@
+// Penalty Fix and Tie (seed 003 §1.6, eqs. 3.47–3.53): energy / force / tangent,
+// and the static deflection under a load, load/κ, in a model.
+#include <catch2/catch.hpp>
+#include <Eigen/SparseLU>
+#include <memory>
+#include <random>
+
+#include "model/derivative_checks.hpp"
+#include "senda/model/model.hpp"
+#include "senda/model/penalty.hpp"
+#include "senda/model/truss.hpp"
+
+using namespace senda::model;
+using senda::testing::element_force;
+using senda::testing::element_tangent;
+using senda::testing::fd_gradient;
+using senda::testing::fd_jacobian;
+using senda::testing::taylor_remainder;
+
+namespace {
+
+// The triad of a quadratic element: V is quadratic, so central differences of V and
+// f are exact up to round-off (≈ 1e-10 κ with ε = 6e-6 on O(1) displacements), and
+// the Taylor remainder ‖f(u+εh) − f(u) − εKh‖ is round-off for every ε: there is no
+// ε² term to measure (f is linear). A tangent wrong by 1e-3 κ in one entry leaves
+// ε·1e-3 κ ≥ 1e-9 κ at ε = 1e-6, far above the 1e-12 κ bound — checked below so
+// that the test is seen to fail on a wrong K.
+template <class E>
+void check_quadratic_triad(const E& e, const Eigen::VectorXd& u, double kappa) {
+  const Eigen::VectorXd f = element_force(e, u);
+  const Eigen::MatrixXd K = element_tangent(e, u);
+  CHECK((f - fd_gradient([&](const Eigen::VectorXd& v) { return e.energy(v); }, u, 1.0)).norm() <= 1e-8 * kappa);
+  CHECK((K - fd_jacobian([&](const Eigen::VectorXd& v) { return element_force(e, v); }, u, 1.0)).norm() <=
+        1e-8 * kappa);
+  CHECK((K - K.transpose()).norm() == 0.0);
+  Eigen::VectorXd h = Eigen::VectorXd::LinSpaced(u.size(), -0.7, 0.9);
+  const auto f_of = [&](const Eigen::VectorXd& v) { return element_force(e, v); };
+  for (double r : taylor_remainder(f_of, K, u, h).remainder) CHECK(r <= 1e-12 * kappa);
+  Eigen::MatrixXd K_wrong = K;
+  K_wrong(0, 0) *= 1.001;
+  const auto wrong = taylor_remainder(f_of, K_wrong, u, h);
+  CHECK(wrong.remainder.back() > 1e-10 * kappa);
+}
+
+}  // namespace
+
+TEST_CASE("penalty fix: V = ½κ‖u + gap‖², force and tangent are its derivatives", "[model][penalty]") {
+  const double kappa = 3.7e4;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  const PenaltyFix fix(1, 0, {Component::Ux, Component::Uy, Component::Rz}, kappa, {0.25, -0.5, 0.0});
+  REQUIRE(fix.dofs().size() == 3);
+  for (int sample = 0; sample < 5; ++sample) {
+    Eigen::VectorXd u(3);
+    for (int i = 0; i < 3; ++i) u[i] = U(rng);
+    INFO("u = " << u.transpose());
+    const Eigen::Vector3d phi(u[0] + 0.25, u[1] - 0.5, u[2]);
+    CHECK(fix.energy(u) == Approx(0.5 * kappa * phi.squaredNorm()).epsilon(1e-14));
+    // The seed's multiplier estimate λ ≈ αΦ is the element force (eq. 3.50).
+    CHECK((element_force(fix, u) - kappa * phi).norm() <= 1e-15 * kappa);
+    check_quadratic_triad(fix, u, kappa);
+  }
+}
+
+TEST_CASE("penalty tie: V = ½κ‖u_b − u_a + gap‖², equal and opposite forces", "[model][penalty]") {
+  const double kappa = 2.5e3;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  const PenaltyTie tie(1, 0, 1, {Component::Ux, Component::Uy, Component::Uz}, kappa, {0.0, 0.1, -0.2});
+  REQUIRE(tie.dofs().size() == 6);
+  for (int sample = 0; sample < 5; ++sample) {
+    Eigen::VectorXd u(6);
+    for (int i = 0; i < 6; ++i) u[i] = U(rng);
+    INFO("u = " << u.transpose());
+    const Eigen::Vector3d phi = u.tail(3) - u.head(3) + Eigen::Vector3d(0.0, 0.1, -0.2);
+    CHECK(tie.energy(u) == Approx(0.5 * kappa * phi.squaredNorm()).epsilon(1e-14));
+    const Eigen::VectorXd f = element_force(tie, u);
+    CHECK((f.head(3) + f.tail(3)).norm() <= 1e-15 * kappa);  // no net force: a joint, not a support
+    check_quadratic_triad(tie, u, kappa);
+  }
+  // Positions that coincide leave the tie unloaded, wherever they are.
+  Eigen::VectorXd same(6);
+  same.head(3) = Eigen::Vector3d(0.3, -0.2, 0.4);
+  same.tail(3) = same.head(3) - Eigen::Vector3d(0.0, 0.1, -0.2);  // the gap closed
+  CHECK(element_force(tie, same).norm() <= 1e-15 * kappa);
+}
+
+// Static deflection of a model held by penalty elements: the tangent at rest, solved
+// for the reference load, against the closed forms of springs in series. K is
+// constant for the penalty elements and the bar is linear at rest, so the solve is
+// exact up to round-off: the bound 1e-12 relative is a few hundred ulps of the
+// condition number (κL/EA ≤ 1e4 here).
+TEST_CASE("penalty fix and tie: static deflection is load/kappa", "[model][penalty]") {
+  const double EA = 2.0, L = 1.5, P = 0.3;
+  for (double kappa : {1e2, 1e4}) {
+    INFO("kappa = " << kappa);
+    SECTION("fix: a bar along x, its free end held in uy by a penalty fix") {
+      Model m(2);
+      const int a = m.add_node(1, {0.0, 0.0, 0.0});
+      const int b = m.add_node(2, {L, 0.0, 0.0});
+      m.add_element(std::make_unique<TrussBar>(1, 2, a, b, m.node_position(a), m.node_position(b), EA,
+                                               StrainMeasure::GreenLagrange));
+      m.add_element(std::make_unique<PenaltyFix>(2, b, std::vector{Component::Ux, Component::Uy}, kappa));
+      m.fix(a, Component::Ux);
+      m.fix(a, Component::Uy);
+      m.add_load(b, Component::Ux, P);
+      m.add_load(b, Component::Uy, -P);
+      m.finalize();
+      senda::SparseMatrix K = m.tangent_pattern();
+      m.tangent(senda::Vector::Zero(m.size()), 0.0, K);
+      Eigen::SparseLU<senda::SparseMatrix> lu(K);
+      REQUIRE(lu.info() == Eigen::Success);
+      const senda::Vector u = lu.solve(m.reference_load());
+      // uy: the bar has no transverse stiffness at rest, the fix alone holds it.
+      CHECK(m.displacement(u, b, Component::Uy) == Approx(-P / kappa).epsilon(1e-12));
+      // ux: the bar (EA/L) and the fix (κ) in parallel.
+      CHECK(m.displacement(u, b, Component::Ux) == Approx(P / (EA / L + kappa)).epsilon(1e-12));
+    }
+    SECTION("tie: two bars in series joined at coincident nodes") {
+      Model m(2);
+      const int a = m.add_node(1, {0.0, 0.0, 0.0});
+      const int b = m.add_node(2, {L, 0.0, 0.0});
+      const int c = m.add_node(3, {L, 0.0, 0.0});
+      const int d = m.add_node(4, {2.0 * L, 0.0, 0.0});
+      m.add_element(std::make_unique<TrussBar>(1, 2, a, b, m.node_position(a), m.node_position(b), EA,
+                                               StrainMeasure::GreenLagrange));
+      m.add_element(std::make_unique<TrussBar>(2, 2, c, d, m.node_position(c), m.node_position(d), EA,
+                                               StrainMeasure::GreenLagrange));
+      m.add_element(std::make_unique<PenaltyTie>(3, b, c, std::vector{Component::Ux, Component::Uy}, kappa));
+      for (int n : {a, b, c, d}) m.fix(n, Component::Uy);
+      m.fix(a, Component::Ux);
+      m.add_load(d, Component::Ux, P);
+      m.finalize();
+      senda::SparseMatrix K = m.tangent_pattern();
+      m.tangent(senda::Vector::Zero(m.size()), 0.0, K);
+      Eigen::SparseLU<senda::SparseMatrix> lu(K);
+      REQUIRE(lu.info() == Eigen::Success);
+      const senda::Vector u = lu.solve(m.reference_load());
+      const double ub = m.displacement(u, b, Component::Ux), uc = m.displacement(u, c, Component::Ux);
+      CHECK(ub == Approx(P * L / EA).epsilon(1e-12));
+      CHECK(uc - ub == Approx(P / kappa).epsilon(1e-10));  // a difference of O(1) numbers: 1e-10
+      CHECK(m.displacement(u, d, Component::Ux) == Approx(2.0 * P * L / EA + P / kappa).epsilon(1e-12));
+    }
+  }
+}
