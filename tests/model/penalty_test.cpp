@@ -2,8 +2,10 @@
 // and the static deflection under a load, load/κ, in a model.
 #include <catch2/catch.hpp>
 #include <Eigen/SparseLU>
+#include <cmath>
 #include <memory>
 #include <random>
+#include <vector>
 
 #include "model/derivative_checks.hpp"
 #include "senda/model/model.hpp"
@@ -143,4 +145,46 @@ TEST_CASE("penalty fix and tie: static deflection is load/kappa", "[model][penal
       CHECK(m.displacement(u, d, Component::Ux) == Approx(2.0 * P * L / EA + P / kappa).epsilon(1e-11));
     }
   }
+}
+
+// The penalty pendulum of issue 16 at rest: a bob of weight mg hanging from a
+// Hencky bar of length L and axial stiffness EA = κ mg (the rigid link replaced by
+// a stiff bar). Equilibrium N = EA ln(s)/s = mg, s = l/L, i.e. ln s = s/κ: the
+// stretch s − 1 = 1/κ + 3/(2κ²) + O(κ⁻³), the rigid link recovered as O(1/κ).
+TEST_CASE("penalty pendulum at rest: the stiff Hencky bar stretches by L/kappa", "[model][penalty]") {
+  const double L = 2.0, mg = 3.0;
+  std::vector<double> scaled;
+  for (double kappa : {1e2, 1e3, 1e4}) {
+    INFO("kappa = " << kappa);
+    Model m(2);
+    const int top = m.add_node(1, {0.0, 0.0, 0.0});
+    const int bob = m.add_node(2, {0.0, -L, 0.0});
+    m.add_element(std::make_unique<TrussBar>(1, 2, top, bob, m.node_position(top), m.node_position(bob), kappa * mg,
+                                             StrainMeasure::Logarithmic));
+    m.fix(top, Component::Ux);
+    m.fix(top, Component::Uy);
+    m.fix(bob, Component::Ux);
+    m.add_dead_load(bob, Component::Uy, -mg);
+    m.finalize();
+    // Newton on g(q) = f(q) − d (one unknown, the bob's uy).
+    senda::Vector q = senda::Vector::Zero(1), g(1);
+    senda::SparseMatrix K = m.tangent_pattern();
+    for (int it = 0; it < 20; ++it) {
+      m.residual(q, 0.0, g);
+      m.tangent(q, 0.0, K);
+      q[0] -= g[0] / K.coeff(0, 0);
+    }
+    m.residual(q, 0.0, g);
+    CHECK(std::abs(g[0]) <= 1e-12 * mg);
+    // s from ln s = s/κ by Newton from s = 1 (the root near 1 of the two).
+    double s = 1.0;
+    for (int it = 0; it < 50; ++it) s -= (std::log(s) - s / kappa) / (1.0 / s - 1.0 / kappa);
+    // The bob's drop L(s − 1) to the Newton tolerance: a few ulps of L.
+    CHECK(-q[0] == Approx(L * (s - 1.0)).epsilon(1e-12));
+    scaled.push_back(kappa * (-q[0]) / L);  // κ (s − 1) → 1
+  }
+  // κ(s − 1) − 1 ≈ 3/(2κ): 1.5e-2, 1.5e-3, 1.5e-4 (the O(1/κ²) term of the stretch).
+  CHECK(scaled[0] - 1.0 == Approx(1.5e-2).epsilon(0.05));
+  CHECK(scaled[1] - 1.0 == Approx(1.5e-3).epsilon(0.01));
+  CHECK(scaled[2] - 1.0 == Approx(1.5e-4).epsilon(0.01));
 }
