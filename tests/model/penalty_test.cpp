@@ -44,6 +44,15 @@ void check_quadratic_triad(const E& e, const Eigen::VectorXd& u, double kappa) {
   CHECK(wrong.remainder.back() > 1e-10 * kappa);
 }
 
+// The displacements under the reference load, K(0) u = r.
+senda::Vector solve_at_rest(const Model& m) {
+  senda::SparseMatrix K = m.tangent_pattern();
+  m.tangent(senda::Vector::Zero(m.size()), 0.0, K);
+  Eigen::SparseLU<senda::SparseMatrix> lu(K);
+  REQUIRE(lu.info() == Eigen::Success);
+  return lu.solve(m.reference_load());
+}
+
 }  // namespace
 
 TEST_CASE("penalty fix: V = ½κ‖u + gap‖², force and tangent are its derivatives", "[model][penalty]") {
@@ -109,11 +118,7 @@ TEST_CASE("penalty fix and tie: static deflection is load/kappa", "[model][penal
       m.add_load(b, Component::Ux, P);
       m.add_load(b, Component::Uy, -P);
       m.finalize();
-      senda::SparseMatrix K = m.tangent_pattern();
-      m.tangent(senda::Vector::Zero(m.size()), 0.0, K);
-      Eigen::SparseLU<senda::SparseMatrix> lu(K);
-      REQUIRE(lu.info() == Eigen::Success);
-      const senda::Vector u = lu.solve(m.reference_load());
+      const senda::Vector u = solve_at_rest(m);
       // uy: the bar has no transverse stiffness at rest, the fix alone holds it.
       CHECK(m.displacement(u, b, Component::Uy) == Approx(-P / kappa).epsilon(1e-11));
       // ux: the bar (EA/L) and the fix (κ) in parallel.
@@ -134,11 +139,7 @@ TEST_CASE("penalty fix and tie: static deflection is load/kappa", "[model][penal
       m.fix(a, Component::Ux);
       m.add_load(d, Component::Ux, P);
       m.finalize();
-      senda::SparseMatrix K = m.tangent_pattern();
-      m.tangent(senda::Vector::Zero(m.size()), 0.0, K);
-      Eigen::SparseLU<senda::SparseMatrix> lu(K);
-      REQUIRE(lu.info() == Eigen::Success);
-      const senda::Vector u = lu.solve(m.reference_load());
+      const senda::Vector u = solve_at_rest(m);
       const double ub = m.displacement(u, b, Component::Ux), uc = m.displacement(u, c, Component::Ux);
       CHECK(ub == Approx(P * L / EA).epsilon(1e-11));
       CHECK(uc - ub == Approx(P / kappa).epsilon(2e-8));

@@ -113,6 +113,7 @@ class Builder {
   void read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids);
   void read_penalties(const std::function<int(const Fields&)>& check_id);
   std::vector<Component> penalty_components(const Fields& f, std::size_t first, std::size_t last);
+  std::vector<Component> component_or_all(const Fields& f, std::size_t i, const std::string& prefix) const;
   void read_supports_and_loads();
   void read_continuation(Spec& s);
   void read_design(Spec& s);
@@ -480,20 +481,23 @@ void Builder::read_elements() {
   }
 }
 
+// Field i of a component list: one component, or all (every translation).
+std::vector<Component> Builder::component_or_all(const Fields& f, std::size_t i, const std::string& prefix) const {
+  if (f[i] == "all") {
+    std::vector<Component> t = {Component::Ux, Component::Uy};
+    if (dim_ == 3) t.push_back(Component::Uz);
+    return t;
+  }
+  if (!component_from(f[i])) f.fail(prefix + "unknown component '" + f[i] + "'", valid_components(true) + "|all");
+  return {component(f, i)};
+}
+
 // The components of a penalty element, fields first … last−1: ux uy uz rz (rx ry
 // in 3D) or all (every translation), each once.
 std::vector<Component> Builder::penalty_components(const Fields& f, std::size_t first, std::size_t last) {
   std::vector<Component> comps;
   for (std::size_t i = first; i < last; ++i) {
-    std::vector<Component> add;
-    if (f[i] == "all") {
-      add = {Component::Ux, Component::Uy};
-      if (dim_ == 3) add.push_back(Component::Uz);
-    } else {
-      if (!component_from(f[i])) f.fail("COMP: unknown component '" + f[i] + "'", valid_components(true) + "|all");
-      add = {component(f, i)};
-    }
-    for (Component c : add) {
+    for (Component c : component_or_all(f, i, "COMP: ")) {
       if (std::find(comps.begin(), comps.end(), c) != comps.end())
         f.fail(std::string("COMP: component ") + model::to_string(c) + " given twice", "each component once");
       comps.push_back(c);
@@ -658,15 +662,7 @@ void Builder::read_supports_and_loads() {
     if (f.size() < 2) f.fail("expected a node and at least one component, found " + std::to_string(f.size()) + " field(s)");
     const NodeInfo& n = node(f, 0, "NODE");
     for (std::size_t i = 1; i < f.size(); ++i) {
-      std::vector<Component> comps;
-      if (f[i] == "all") {
-        comps = {Component::Ux, Component::Uy};
-        if (dim_ == 3) comps.push_back(Component::Uz);
-      } else {
-        if (!component_from(f[i])) f.fail("unknown component '" + f[i] + "'", valid_components(true) + "|all");
-        comps = {component(f, i)};
-      }
-      for (Component c : comps) {
+      for (Component c : component_or_all(f, i, "")) {
         check_rotation(f, n.index, c, "the support would hold nothing");
         if (const auto it = penalty_held_.find({n.index, static_cast<int>(c)}); it != penalty_held_.end())
           f.fail("node " + f[0] + " " + model::to_string(c) + " is held by the " + it->second->key + " at line " +

@@ -29,53 +29,55 @@
 // the unloaded state; the builder (lib/input) gives only those.
 #include <Eigen/Core>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "senda/model/element.hpp"
 
 namespace senda::model {
 
-class PenaltyFix final : public Element {
+// Φ = B u + gap with B = 1 (one node, a Fix) or B = [−1, 1] (two nodes, a Tie):
+// V = ½ κ ‖Φ‖², f = κ Bᵀ Φ, K = κ BᵀB.
+class PenaltyElement : public Element {
  public:
-  // node held in the components comps with stiffness kappa > 0; gap[k] = X_c − p_c
-  // for comps[k] (empty: all zero, the node held at its reference position).
-  PenaltyFix(int id, int node, std::vector<Component> comps, double kappa, std::vector<double> gap = {});
-
-  const std::vector<DofRef>& dofs() const override { return dofs_; }
-  double energy(const Eigen::VectorXd& u_e) const override;
-  void compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const override;
-  std::string describe() const override;
+  const std::vector<DofRef>& dofs() const final { return dofs_; }
+  double energy(const Eigen::VectorXd& u_e) const final;
+  void compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const final;
+  std::string describe() const final;
 
   double kappa() const { return kappa_; }
-  // Φ_c for every constrained component; κΦ is the seed's estimate of the reaction.
+  // Φ_c for every constrained component; κΦ is the seed's estimate of the reaction
+  // (of the multiplier of the exact constraint, §1.6).
   Eigen::VectorXd violation(const Eigen::VectorXd& u_e) const;
 
+ protected:
+  // nodes: one (Fix) or two (Tie); gap: one per component (empty: zeros).
+  PenaltyElement(const char* kind, int id, std::vector<int> nodes, const std::vector<Component>& comps, double kappa,
+                 std::vector<double> gap);
+
  private:
+  const char* kind_;
   int id_;
+  bool tie_;
   double kappa_;
   std::vector<double> gap_;
   std::vector<DofRef> dofs_;
 };
 
-class PenaltyTie final : public Element {
+// The Fix: node held in the components comps with stiffness kappa > 0;
+// gap[k] = X_c − p_c for comps[k] (empty: the node held at its reference position).
+class PenaltyFix final : public PenaltyElement {
  public:
-  // Local dofs: comps of node_a, then comps of node_b. gap[k] = X_b,c − X_a,c.
-  PenaltyTie(int id, int node_a, int node_b, std::vector<Component> comps, double kappa,
-             std::vector<double> gap = {});
+  PenaltyFix(int id, int node, const std::vector<Component>& comps, double kappa, std::vector<double> gap = {})
+      : PenaltyElement("penalty fix", id, {node}, comps, kappa, std::move(gap)) {}
+};
 
-  const std::vector<DofRef>& dofs() const override { return dofs_; }
-  double energy(const Eigen::VectorXd& u_e) const override;
-  void compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const override;
-  std::string describe() const override;
-
-  double kappa() const { return kappa_; }
-  Eigen::VectorXd violation(const Eigen::VectorXd& u_e) const;
-
- private:
-  int id_;
-  double kappa_;
-  std::vector<double> gap_;
-  std::vector<DofRef> dofs_;
+// The Tie: local dofs comps of node_a, then comps of node_b; gap[k] = X_b,c − X_a,c.
+class PenaltyTie final : public PenaltyElement {
+ public:
+  PenaltyTie(int id, int node_a, int node_b, const std::vector<Component>& comps, double kappa,
+             std::vector<double> gap = {})
+      : PenaltyElement("penalty tie", id, {node_a, node_b}, comps, kappa, std::move(gap)) {}
 };
 
 }  // namespace senda::model
