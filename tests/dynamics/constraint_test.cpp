@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <iomanip>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "senda/dynamics/constraint.hpp"
@@ -360,4 +362,31 @@ TEST_CASE("projected index-1 pendulum: the period is 4 sqrt(L/g) K(sin(theta0/2)
   CHECK(t_stop == Approx(half).epsilon(1e-7));
   // The bob is back on the horizontal, on the other side: x = −L.
   CHECK(it.q()[0] + 1.0 == Approx(-1.0).epsilon(1e-4));
+}
+
+TEST_CASE("index-1 integrator: bad options are refused, redundant constraints are a status", "[dynamics][constraint]") {
+  Index1Options o;
+  CHECK(o.validate().empty());
+  o.alpha = -1.0;
+  CHECK(o.validate() == "alpha must be finite and >= 0");
+  o = {};
+  o.projection = Projection::WhenViolated;
+  o.projection_tolerance = o.position_tolerance;
+  CHECK(o.validate() == "projection_tolerance must be below position_tolerance");
+  o = {};
+  o.beta = std::nan("");
+  CHECK_THROWS_AS(Pendulum().integrator(o), std::logic_error);  // programmer misuse: a logic error
+  // The same coordinate fixed twice: G has two equal rows and [M Gᵀ; G 0] is
+  // singular. The step reports it and leaves the state where it was.
+  ConstraintSet c(2);
+  c.add_coordinate(0, 0.0);
+  c.add_coordinate(0, 0.0);
+  Index1Integrator it(diagonal({1.0, 1.0}), c, Pendulum::gravity, {});
+  it.set_state(0.0, Vector::Zero(2), Vector::Zero(2));
+  CHECK(it.step(0.01) == StepStatus::SingularSystem);
+  CHECK(it.time() == 0.0);
+  CHECK(it.q().norm() == 0.0);
+  CHECK(std::string(to_string(StepStatus::SingularSystem)) == "singular-system");
+  CHECK(std::string(to_string(Projection::WhenViolated)) == "when-violated");
+  CHECK(std::string(to_string(Weight::Mass)) == "mass");
 }
