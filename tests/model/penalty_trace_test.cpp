@@ -33,6 +33,36 @@ double limit_load(const std::string& text) {
   return r.critical_points[0].point.lambda;
 }
 
+// The exact limit load of the same truss on supports held by isotropic springs κ.
+// A bar pushes its support along its own line, so the support slides along that
+// line by C/κ (C the bar's compression) and the line through apex and support is
+// the rigid one: for an apex deflection w, with l_r(w) = √(1 + (h − w)²),
+//   C = −N(l_r + C/κ),  P(w) = 2 C (h − w)/l_r,
+// N(l) = EA (s³ − s)/2, s = l/L₀ (Green–Lagrange). λ_κ = max_w P(w), found by
+// golden section (to 1e-12 in w; P is flat there, so λ to round-off).
+double penalty_limit_load(double kappa) {
+  const double h = 0.5, L0 = std::sqrt(1.0 + h * h);
+  const auto N = [&](double l) { const double s = l / L0; return 0.5 * (s * s * s - s); };
+  const auto dN = [&](double l) { const double s = l / L0; return 0.5 * (3.0 * s * s - 1.0) / L0; };
+  const auto P = [&](double w) {
+    const double lr = std::sqrt(1.0 + (h - w) * (h - w));
+    double C = -N(lr);
+    for (int it = 0; it < 50; ++it) C -= (C + N(lr + C / kappa)) / (1.0 + dN(lr + C / kappa) / kappa);
+    return 2.0 * C * (h - w) / lr;
+  };
+  double a = 0.1, b = 0.35;
+  const double g = (std::sqrt(5.0) - 1.0) / 2.0;
+  while (b - a > 1e-12) {
+    const double x1 = b - g * (b - a), x2 = a + g * (b - a);
+    if (P(x1) < P(x2)) {
+      a = x1;  // the maximum is right of x1
+    } else {
+      b = x2;
+    }
+  }
+  return P(0.5 * (a + b));
+}
+
 }  // namespace
 
 TEST_CASE("penalty supports: the limit point of the von Mises truss tends to the rigid one as 1/kappa",
@@ -48,10 +78,13 @@ TEST_CASE("penalty supports: the limit point of the von Mises truss tends to the
   // exponent of its decay between κ = 1e2, 1e3, 1e4 (1 expected; 0.05 allows the
   // O(1/κ²) term, 1 % of the first at κ = 1e2; measured 0.9976 and 0.9998, κ·Δλ =
   // −0.02448, −0.02462, −0.02463).
+  // Each κ also against the exact λ_κ (penalty_limit_load): the location tolerance
+  // 1e-10 relative, bounded by 1e-9.
   std::vector<double> kappas = {1e2, 1e3, 1e4}, diff;
   for (double k : kappas) {
     const std::string ks = std::to_string(k);
     const double lam = limit_load(von_mises("penalty_fix = 10 1 " + ks + " all\npenalty_fix = 11 3 " + ks + " ux uy\n"));
+    CHECK(lam == Approx(penalty_limit_load(k)).epsilon(1e-9));
     diff.push_back(lam - rigid);
   }
   const double p1 = -std::log10(std::abs(diff[1] / diff[0])), p2 = -std::log10(std::abs(diff[2] / diff[1]));
@@ -62,6 +95,12 @@ TEST_CASE("penalty supports: the limit point of the von Mises truss tends to the
   CHECK(p2 == Approx(1.0).margin(0.05));
   // The differences are far above the location tolerance (1e-10 relative): the exponent is not noise.
   CHECK(std::abs(diff[2]) > 1e-5 * rigid);
+  // The coefficient: to first order in 1/κ, C = C_r − N'(l_r) C_r/κ, so P_κ(w) =
+  // P(w)(1 − N'(l_r(w))/κ) and the maximum moves by −P_max N'(l*)/κ at the rigid
+  // maximiser (l*² = 1 + h²/3, s*² = 13/15, N' = EA (3s*² − 1)/(2L₀) = 0.8 EA/L₀):
+  // κΔλ → −0.8 P_max/L₀ = −0.024634. At κ = 1e4 the O(1/κ²) term is 1e-4 of it.
+  const double coefficient = -0.8 * exact / L0;
+  CHECK(1e4 * diff[2] == Approx(coefficient).epsilon(1e-3));
 }
 
 TEST_CASE("penalty keys: the builder makes a PenaltyFix with its point and a PenaltyTie", "[model][penalty][input]") {
