@@ -142,8 +142,10 @@ struct Index1Options {
 
 enum class StepStatus {
   Ok,
-  SingularSystem,    // [M Gᵀ; G 0] singular: G rank-deficient (redundant or singular constraints)
-  ProjectionFailed,  // the position projection did not reach projection_tolerance
+  SingularSystem,    // [M Gᵀ; G 0] singular: G rank-deficient (redundant or singular constraints);
+                     // the state is left as it was before the step
+  ProjectionFailed,  // the position projection did not reach projection_tolerance (the step is
+                     // taken, q left at the last projection iterate, v not projected)
 };
 const char* to_string(StepStatus s);
 
