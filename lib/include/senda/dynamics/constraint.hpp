@@ -132,7 +132,9 @@ struct Index1Options {
   // velocity_tolerance after a step (units of Φ: length; of Φ̇: length/time).
   double position_tolerance = 1e-8;
   double velocity_tolerance = 1e-8;
-  // A position projection iterates until ‖Φ‖ ≤ this (absolute, length).
+  // A position projection iterates until ‖Φ‖ ≤ this (absolute, length): keep it above
+  // the round-off of the positions, ~1e-15 times the model's size (the default
+  // suits sizes of order 1; a model 1e3 long needs about 1e-11).
   double projection_tolerance = 1e-13;
   int max_projection_iterations = 10;
 
