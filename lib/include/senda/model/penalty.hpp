@@ -26,7 +26,9 @@
 //   Tie:  Φ_c = (X_b,c + u_b,c) − (X_a,c + u_a,c)   gap_[c] = X_b,c − X_a,c
 //   V = ½ κ Σ_c Φ_c²,  f = κ Φ ∂Φ/∂u,  K = κ (∂Φ/∂u)ᵀ ∂Φ/∂u
 // A gap of zero (the node's own position for a Fix, coincident nodes for a Tie) is
-// the unloaded state; the builder (lib/input) gives only those.
+// the unloaded state. The builder (lib/input) gives a tie only coincident nodes, and
+// a fix a non-zero gap only with `at` (a point away from the node, which then acts
+// from λ = 0 like a dead load).
 #include <Eigen/Core>
 #include <string>
 #include <utility>
