@@ -19,6 +19,7 @@ allowed() {
     core) echo "core" ;;
     linalg) echo "core linalg" ;;
     model) echo "core linalg model" ;;
+    dynamics) echo "core linalg model dynamics" ;;
     continuation) echo "core linalg continuation" ;;
     critical) echo "core linalg model continuation critical" ;;
     analysis) echo "core linalg model continuation critical analysis" ;;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -16,6 +17,7 @@
 #include "senda/analysis/mechanism.hpp"
 #include "senda/input/state.hpp"
 #include "senda/linalg/factorization.hpp"
+#include "senda/model/penalty.hpp"
 #include "senda/model/spring.hpp"
 #include "senda/model/beam2d.hpp"
 #include "senda/model/beam3d.hpp"
@@ -109,6 +111,9 @@ class Builder {
     Eigen::Vector3d ref = Eigen::Vector3d::Zero();
   };
   void read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids);
+  void read_penalties(const std::function<int(const Fields&)>& check_id);
+  std::vector<Component> penalty_components(const Fields& f, std::size_t first, std::size_t last);
+  std::vector<Component> component_or_all(const Fields& f, std::size_t i, const std::string& prefix) const;
   void read_supports_and_loads();
   void read_continuation(Spec& s);
   void read_design(Spec& s);
@@ -126,6 +131,7 @@ class Builder {
   std::set<std::pair<int, int>> fixed_;  // (node index, component) fixed
   std::map<int, const Entry*> hinged_;    // node index → first hinge entry there
   std::set<int> hinge_spring_nodes_;      // node indices with a spring across a hinge
+  std::map<std::pair<int, int>, const Entry*> penalty_held_;  // (node index, component) → its penalty_fix
   const Entry* first_load_ = nullptr;
   std::optional<std::pair<int, Component>> first_load_dof_;
 };
@@ -321,7 +327,8 @@ void Builder::read_elements() {
   long next_node_id = nodes_.empty() ? 1 : nodes_.rbegin()->first + 1L;
   std::vector<Member> members;  // beam members in input order, meshed after the hinges are read
   const long max_elements = *c_.integer("model.max_elements");
-  long elements = static_cast<long>(records("model.truss").size() + records("model.spring").size());
+  long elements = static_cast<long>(records("model.truss").size() + records("model.spring").size() +
+                                    records("model.penalty_fix").size() + records("model.penalty_tie").size());
   // The 3D member has its own syntax (the option table's is the 2D one, kept for
   // the 2D messages).
   std::vector<Fields> beams = records("model.beam");
@@ -464,12 +471,110 @@ void Builder::read_elements() {
   }
   if (ids.empty())
     c_.fail(nullptr, "model.truss", "no elements: give at least one 'truss', 'beam' or 'spring' in [model]");
+  read_penalties(check_id);
   for (const auto& [id, info] : nodes_) {
     bool any = false;
     for (int c = 0; c < model::kComponents; ++c) any = any || used_.count({info.index, c});
     if (!any)
       throw ConfigError(info.entry.file, info.entry.line, info.entry.key,
                         "node " + std::to_string(id) + " is not connected to any element");
+  }
+}
+
+// Field i of a component list: one component, or all (every translation).
+std::vector<Component> Builder::component_or_all(const Fields& f, std::size_t i, const std::string& prefix) const {
+  if (f[i] == "all") {
+    std::vector<Component> t = {Component::Ux, Component::Uy};
+    if (dim_ == 3) t.push_back(Component::Uz);
+    return t;
+  }
+  if (!component_from(f[i])) f.fail(prefix + "unknown component '" + f[i] + "'", valid_components(true) + "|all");
+  return {component(f, i)};
+}
+
+// The components of a penalty element, fields first … last−1: ux uy uz rz (rx ry
+// in 3D) or all (every translation), each once.
+std::vector<Component> Builder::penalty_components(const Fields& f, std::size_t first, std::size_t last) {
+  std::vector<Component> comps;
+  for (std::size_t i = first; i < last; ++i) {
+    for (Component c : component_or_all(f, i, "COMP: ")) {
+      if (std::find(comps.begin(), comps.end(), c) != comps.end())
+        f.fail(std::string("COMP: component ") + model::to_string(c) + " given twice", "each component once");
+      comps.push_back(c);
+    }
+  }
+  if (comps.empty()) f.fail("no component: give at least one COMP", valid_components(true) + "|all");
+  return comps;
+}
+
+// penalty_fix = ID NODE KAPPA COMP [COMP ...] [at X Y [Z]] and
+// penalty_tie = ID NODE_A NODE_B KAPPA COMP [COMP ...]: the penalty elements of
+// lib/model/penalty.hpp (seed 003 §3.3). They act on components that some element
+// has (they connect nothing by themselves) and are read after every element.
+void Builder::read_penalties(const std::function<int(const Fields&)>& check_id) {
+  // A penalty acts on a component some element has; a component is held by one
+  // penalty_fix at most (ties may join a held or a rigidly fixed component).
+  const auto held = [&](const Fields& f, const NodeInfo& n, Component c) {
+    const std::string dof = "node " + std::to_string(model_->node_id(n.index)) + " " + model::to_string(c);
+    if (!used_.count({n.index, static_cast<int>(c)}))
+      f.fail(dof + " is not a degree of freedom of any element: the penalty would hold nothing");
+    if (f.entry().key != "model.penalty_fix") return;
+    const auto [it, fresh] = penalty_held_.emplace(std::pair{n.index, static_cast<int>(c)}, &f.entry());
+    if (!fresh)
+      f.fail(dof + " is already held by the penalty_fix at line " + std::to_string(it->second->line),
+             "one penalty_fix per component");
+  };
+  for (const Fields& f : records("model.penalty_fix")) {
+    if (f.size() < 4) f.fail("expected ID NODE KAPPA and at least one component, found " + std::to_string(f.size()) + " field(s)");
+    const int id = check_id(f);
+    const NodeInfo& n = node(f, 1, "NODE");
+    const double kappa = f.positive(2, "KAPPA");
+    std::size_t end = f.size();
+    for (std::size_t i = 3; i < f.size(); ++i)
+      if (f[i] == "at") end = i;
+    const std::vector<Component> comps = penalty_components(f, 3, end);
+    std::vector<double> gap(comps.size(), 0.0);
+    if (end < f.size()) {
+      if (f.size() - end - 1 != static_cast<std::size_t>(dim_))
+        f.fail("'at' must be followed by the " + std::to_string(dim_) + " coordinates of the point, found " +
+                   std::to_string(f.size() - end - 1) + " field(s)",
+               dim_ == 3 ? "at X Y Z" : "at X Y");
+      Eigen::Vector3d p = Eigen::Vector3d::Zero();
+      for (int k = 0; k < dim_; ++k) p[k] = f.real(end + 1 + k, k == 0 ? "X" : k == 1 ? "Y" : "Z");
+      for (std::size_t k = 0; k < comps.size(); ++k) {
+        const int c = static_cast<int>(comps[k]);
+        if (c >= static_cast<int>(Component::Rx))
+          f.fail(std::string("'at' gives a point: component ") + model::to_string(comps[k]) + " is a rotation",
+                 "translations only with 'at'");
+        gap[k] = model_->node_position(n.index)[c] - p[c];
+      }
+    }
+    for (Component c : comps) held(f, n, c);
+    model_->add_element(std::make_unique<model::PenaltyFix>(id, n.index, comps, kappa, gap));
+  }
+  for (const Fields& f : records("model.penalty_tie")) {
+    if (f.size() < 5)
+      f.fail("expected ID NODE_A NODE_B KAPPA and at least one component, found " + std::to_string(f.size()) + " field(s)");
+    const int id = check_id(f);
+    const NodeInfo& a = node(f, 1, "NODE_A");
+    const NodeInfo& b = node(f, 2, "NODE_B");
+    if (a.index == b.index) f.fail("ties node " + f[1] + " to itself");
+    const double kappa = f.positive(3, "KAPPA");
+    const std::vector<Component> comps = penalty_components(f, 4, f.size());
+    for (Component c : comps) {
+      const int k = static_cast<int>(c);
+      if (k < static_cast<int>(Component::Rx)) {
+        const double xa = model_->node_position(a.index)[k], xb = model_->node_position(b.index)[k];
+        if (std::abs(xb - xa) > 1e-12 * extent_)
+          f.fail(fmt::format("nodes {} and {} are not at the same position in {} ({:.17g} and {:.17g}): a penalty tie "
+                             "joins coincident points (for a fixed distance use a truss or an axial spring)",
+                             f[1], f[2], model::to_string(c), xa, xb),
+                 "nodes at the same position in the tied translations");
+      }
+      held(f, a, c);
+      held(f, b, c);
+    }
+    model_->add_element(std::make_unique<model::PenaltyTie>(id, a.index, b.index, comps, kappa));
   }
 }
 
@@ -557,16 +662,12 @@ void Builder::read_supports_and_loads() {
     if (f.size() < 2) f.fail("expected a node and at least one component, found " + std::to_string(f.size()) + " field(s)");
     const NodeInfo& n = node(f, 0, "NODE");
     for (std::size_t i = 1; i < f.size(); ++i) {
-      std::vector<Component> comps;
-      if (f[i] == "all") {
-        comps = {Component::Ux, Component::Uy};
-        if (dim_ == 3) comps.push_back(Component::Uz);
-      } else {
-        if (!component_from(f[i])) f.fail("unknown component '" + f[i] + "'", valid_components(true) + "|all");
-        comps = {component(f, i)};
-      }
-      for (Component c : comps) {
+      for (Component c : component_or_all(f, i, "")) {
         check_rotation(f, n.index, c, "the support would hold nothing");
+        if (const auto it = penalty_held_.find({n.index, static_cast<int>(c)}); it != penalty_held_.end())
+          f.fail("node " + f[0] + " " + model::to_string(c) + " is held by the " + it->second->key + " at line " +
+                     std::to_string(it->second->line) + ": a rigid support there would leave the penalty acting on nothing",
+                 "a component not held by a penalty element");
         model_->fix(n.index, c);
         fixed_.insert({n.index, static_cast<int>(c)});
       }

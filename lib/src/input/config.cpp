@@ -52,6 +52,12 @@ const std::vector<OptionSpec>& option_table() {
       {"model.spring", T::Record, nullptr, "ID NODE_A NODE_B|ground COMPONENT K", true,
        "linear spring K > 0 on COMPONENT (ux uy uz rz) between two nodes or to ground; "
        "COMPONENT axial: a spring along the line between the nodes (force/length)"},
+      {"model.penalty_fix", T::Record, nullptr, "ID NODE KAPPA COMP [COMP ...] [at X Y [Z]]", true,
+       "penalty support (seed 003 Fix): the listed components (ux uy uz rz, rx ry in 3D, all = every translation) "
+       "held by the energy 1/2 KAPPA (x - p)^2, p the node's position or the point after 'at'; KAPPA > 0"},
+      {"model.penalty_tie", T::Record, nullptr, "ID NODE_A NODE_B KAPPA COMP [COMP ...]", true,
+       "penalty joint (seed 003 Tie) between two nodes at the same position: energy 1/2 KAPPA (x_b - x_a)^2 on the "
+       "listed components (as penalty_fix); KAPPA > 0"},
       {"model.fix", T::Record, nullptr, "NODE COMP [COMP ...]", true,
        "support: fixes the listed components (ux uy uz rz, rx ry in 3D, or all = every translation)"},
       {"model.load", T::Record, nullptr, "NODE COMP VALUE", true,
