@@ -105,10 +105,12 @@ struct Eigenpairs {
   Eigen::VectorXd mu;
   Eigen::MatrixXd x;
 };
+// start: the first block (n × m), e.g. the vectors at the previous path point;
+// null for start_block().
 Eigenpairs nearest_eigenpairs(const linalg::SymmetricFactorization& f, const SparseMatrix& K, int m,
-                              int iterations) {
+                              int iterations, const Eigen::MatrixXd* start = nullptr) {
   const int n = static_cast<int>(K.rows());
-  Eigen::MatrixXd X = start_block(n, m), Y;
+  Eigen::MatrixXd X = start && start->rows() == n && start->cols() == m ? *start : start_block(n, m), Y;
   for (int k = 0; k < iterations; ++k) {
     f.solve(X, Y);
     Eigen::HouseholderQR<Eigen::MatrixXd> qr(Y);
@@ -133,12 +135,16 @@ Eigenpairs nearest_eigenpairs(const linalg::SymmetricFactorization& f, const Spa
 // The monitor's data at a path point p: the m eigenpairs nearest zero (f the
 // factorization of K at p) and dμ/ds = xᵀ [K(p + h t) − K(p)] x / h along the
 // path's unit tangent t = (tq, tl) (scaled norm), h = 1e-4 × the step's length.
+// With the eigenpairs of a point nearby (warm), their vectors start the inverse
+// iteration and two iterations do (the Rayleigh–Ritz step matches them again).
 bool eigen_at(const Problem& problem, const continuation::PathPoint& p, const linalg::SymmetricFactorization& f,
-              const Vector& tq, double tl, double step, int m, int iterations, PathEigenvalues& out) {
+              const Vector& tq, double tl, double step, int m, int iterations, PathEigenvalues& out,
+              const PathEigenvalues* warm = nullptr) {
   if (f.status() != linalg::FactorStatus::Ok || !(step > 0.0) || tq.size() != p.q.size()) return false;
   SparseMatrix K = problem.tangent_pattern(), K1 = problem.tangent_pattern();
   problem.tangent(p.q, p.lambda, K);
-  Eigenpairs e = nearest_eigenpairs(f, K, m, iterations);
+  Eigenpairs e = warm ? nearest_eigenpairs(f, K, m, std::min(iterations, 2), &warm->x)
+                      : nearest_eigenpairs(f, K, m, iterations);
   const double h = 1e-4 * step;
   problem.tangent(p.q + h * tq, p.lambda + h * tl, K1);
   const Eigen::MatrixXd dKx = (K1 - K) * e.x;
@@ -867,7 +873,7 @@ struct Bisection {
     const int k = std::min(problem.size(), locate.subspace_size);
     const double la = scaling.norm(m.q - a.q, m.lambda - a.lambda), lb = scaling.norm(b.q - m.q, b.lambda - m.lambda);
     if (!eigen_at(problem, m, f->factorization(), f->tangent_q(), f->tangent_lambda(), std::min(la, lb), k,
-                  locate.inverse_iterations, em))
+                  locate.inverse_iterations, em, &ea))
       return;
     if (const auto t = predicted_crossing(ea, em, la)) monitored(a, ea, m, em, f->factorization(), *t, depth + 1);
     if (const auto t = predicted_crossing(em, eb, lb)) monitored(m, em, b, eb, fb, *t, depth + 1);
@@ -960,7 +966,7 @@ std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continu
     PathEigenvalues e;
     const int m = std::min(follower.problem().size(), options_.locate_options.subspace_size);
     if (eigen_at(follower.problem(), b, follower.factorization(), follower.tangent_q(), follower.tangent_lambda(),
-                 length, m, options_.locate_options.inverse_iterations, e))
+                 length, m, options_.locate_options.inverse_iterations, e, before))
       after = std::move(e);
     // A step whose signs show a crossing may hide a pair more (a fold and two
     // bifurcation points in one long step: net one crossing): the dips of the other
