@@ -27,6 +27,9 @@ STRUCTURES = {
     "star-dome": ("problems/star-dome.cfg", None, []),
     "three-bar-imperfect": ("problems/three-bar-imperfect.cfg", None, []),
     "von-mises-sway": ("tests/continuation/cfg/von-mises-sway.cfg", "2 uy", []),
+    # the pair of bifurcation points that cancel in one grown step (the eigenvalue monitor)
+    "von-mises-sway-log": ("tests/continuation/cfg/von-mises-sway.cfg", "2 uy",
+                           ["parameters.EA=1", "model.strain=logarithmic"]),
     "williams-toggle": ("tests/continuation/cfg/williams-toggle.cfg", None, []),
     "dadeppo-arch": ("tests/continuation/cfg/dadeppo-arch.cfg", None, []),
 }
@@ -57,41 +60,91 @@ def same(a, b):
     return abs(a - b) <= REL * max(1.0, abs(a))
 
 
-def compare(ref, got):
+def path_rows(out):
+    """(branch, point) -> {column: value} of out/path.csv."""
+    rows = {}
+    path = os.path.join(out, "path.csv")
+    if not os.path.exists(path):
+        return rows
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+        for line in f:
+            cells = line.strip().split(",")
+            row = {h: c for h, c in zip(header, cells)}
+            try:
+                rows[(int(row["branch"]), int(row["point"]))] = row
+            except (KeyError, ValueError):
+                continue
+    return rows
+
+
+def bracket_holds(c, bracket, rows):
+    """Whether a not-located point's bracket holds the file's point c: in lambda, or
+    (a fold is an extremum of lambda, outside its bracket's lambda range) in every
+    displacement tracked at the point and at the bracket's ends."""
+    b = bracket
+    lo, hi = min(b["lambda_before"], b["lambda_after"]), max(b["lambda_before"], b["lambda_after"])
+    if lo - REL * max(1, abs(lo)) <= c["lambda"] <= hi + REL * max(1, abs(hi)):
+        return True
+    ra, rb = rows.get((b["branch"], b["point_before"])), rows.get((b["branch"], b["point_after"]))
+    shown = c.get("displacements") or {}
+    if not ra or not rb or not shown:
+        return False
+    for name, value in shown.items():
+        try:
+            u, v = float(ra[name]), float(rb[name])
+        except (KeyError, ValueError):
+            return False
+        if not (min(u, v) - REL * max(1, abs(value)) <= value <= max(u, v) + REL * max(1, abs(value))):
+            return False
+    return True
+
+
+def compare(ref, got, got_dir):
     """Problems of `got` against `ref`, within the lambda range both traced."""
     problems = []
+    rows = path_rows(got_dir)
     if got["termination"] not in ("completed", "max-steps"):
         problems.append("ended %s: %s" % (got["termination"], got.get("message", "")))
     if None in (ref["lambda_min"], ref["lambda_max"], got["lambda_min"], got["lambda_max"]):
         return problems + ["no lambda range (a run without points)"]
     lo = max(ref["lambda_min"], got["lambda_min"])
     hi = min(ref["lambda_max"], got["lambda_max"])
-    # The combination must have traced as far as the file's run, in lambda, past
-    # every point the file's run located: else it checks nothing.
-    # (A limit point is an extremum of lambda: the path's points come near it, within
-    # a step, not to it; 5 % of the lambda range covered.)
-    margin = 0.05 * (got["lambda_max"] - got["lambda_min"])
-    for c in ref["critical_points"]:
-        if c["converged"] and not (got["lambda_min"] - margin <= c["lambda"] <= got["lambda_max"] + margin):
-            problems.append("%s at %.10g not reached (lambda in [%.6g, %.6g])"
-                            % (c["kind"], c["lambda"], got["lambda_min"], got["lambda_max"]))
     inside = lambda l: lo - REL * max(1, abs(lo)) <= l <= hi + REL * max(1, abs(hi))
     located = [(c["kind"], c["lambda"]) for c in got["critical_points"] if c["converged"]]
-    brackets = [(min(c["bracket"]["lambda_before"], c["bracket"]["lambda_after"]),
-                 max(c["bracket"]["lambda_before"], c["bracket"]["lambda_after"]))
-                for c in got["critical_points"] if not c["converged"]]
+    brackets = [c["bracket"] for c in got["critical_points"] if not c["converged"]]
+    # One to one: each located point of `got` stands for one point of the file's run
+    # (two points at the same lambda, e.g. mirror images, need two).
+    used = [False] * len(located)
+
+    def take(kind, lam):
+        for i, (k, l) in enumerate(located):
+            if not used[i] and k == kind and same(lam, l):
+                used[i] = True
+                return True
+        return False
+
+    # The combination must have traced as far as the file's run past every point the
+    # file's run located, else it checks nothing: the point is located, or reported
+    # not located with a bracket that holds it, or lies in the lambda range the path
+    # covered (a limit point is an extremum of lambda: the path's points come near
+    # it, within a step, not to it; 5 % of the lambda range covered).
+    margin = 0.05 * (got["lambda_max"] - got["lambda_min"])
     for c in ref["critical_points"]:
-        if not c["converged"] or not inside(c["lambda"]):
+        if not c["converged"]:
             continue
-        if any(k == c["kind"] and same(c["lambda"], l) for k, l in located):
+        if take(c["kind"], c["lambda"]):
             continue
-        if any(a - REL * max(1, abs(a)) <= c["lambda"] <= b + REL * max(1, abs(b)) for a, b in brackets):
+        if any(bracket_holds(c, b, rows) for b in brackets):
             continue  # reported not located, with a bracket that holds it
-        problems.append("%s at %.10g dropped" % (c["kind"], c["lambda"]))
-    ref_located = [(c["kind"], c["lambda"]) for c in ref["critical_points"] if c["converged"]]
-    for k, l in located:
-        if inside(l) and not any(k == rk and same(l, rl) for rk, rl in ref_located):
-            problems.append("%s at %.10g not in the file's run" % (k, l))
+        if not (got["lambda_min"] - margin <= c["lambda"] <= got["lambda_max"] + margin):
+            problems.append("%s at %.10g not reached (lambda in [%.6g, %.6g])"
+                            % (c["kind"], c["lambda"], got["lambda_min"], got["lambda_max"]))
+        elif inside(c["lambda"]):
+            problems.append("%s at %.10g dropped" % (c["kind"], c["lambda"]))
+    for i, (k, l) in enumerate(located):
+        if inside(l) and not used[i]:
+            problems.append("%s at %.10g not in the file's run (or once more than there)" % (k, l))
     for c in got["critical_points"]:
         if not c["converged"] and c["lambda"] is not None:
             problems.append("%s not located, with a lambda" % c["id"])
@@ -127,7 +180,7 @@ def main():
             failed += 1
             rows.append((constraint, s, "exit %d" % rc, "-", "-"))
             continue
-        problems = compare(ref, got)
+        problems = compare(ref, got, os.path.join(work, "%s-%s-%g" % (name, constraint, s)))
         for c in got["critical_points"]:
             if c["converged"]:
                 for r in ref["critical_points"]:
