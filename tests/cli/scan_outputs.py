@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Scans every results directory the suite's CLI tests wrote (issue 19): a run that
 ended with exit 0 (termination completed or max-steps, not interrupted) has no
-non-finite value in path.csv and no runaway number (|x| > 1e12) in path.csv or
-summary.json (the Newton diagnostics of a point not located excepted). The structures of the suite have |lambda| < 1e4 and displacements
+non-finite value and no runaway number (|x| > 1e12) in summary.json or in any
+.csv it wrote (path.csv, critical.csv, design-study curves, modes; the Newton
+diagnostics of a point not located excepted), and no sweep (sweep.json, sweep.csv)
+has one either. The structures of the suite have |lambda| < 1e4 and displacements
 < 1e3; a value beyond 1e12 is an iterate that ran away and was accepted.
 
 usage: scan_outputs.py WORK_DIR [MIN_RUNS]"""
@@ -28,6 +30,39 @@ def numbers(x, path=""):
     elif isinstance(x, list):
         for i, v in enumerate(x):
             yield from numbers(v, "%s[%d]" % (path, i))
+
+
+def scan_csv(path):
+    """1 (and a message) if a cell of the .csv is non-finite or beyond LIMIT."""
+    with open(path) as f:
+        next(f, None)
+        for n, line in enumerate(f, start=2):
+            for cell in line.strip().split(","):
+                try:
+                    x = float(cell)
+                except ValueError:
+                    continue
+                if not math.isfinite(x) or abs(x) > LIMIT:
+                    print("%s line %d: %s" % (path, n, line.strip()[:200]))
+                    return 1
+    return 0
+
+
+def run_csv_files(root):
+    """The .csv results of the run in root: path.csv, critical.csv, the curves of the
+    design studies and the like, in root and in its subdirectories that are not
+    runs of their own (no summary.json); the modes are unit vectors, scanned too."""
+    for entry in sorted(os.listdir(root)):
+        full = os.path.join(root, entry)
+        if entry.endswith(".csv") and os.path.isfile(full):
+            yield full
+        elif os.path.isdir(full) and not os.path.exists(os.path.join(full, "summary.json")):
+            for sub_root, _dirs, files in os.walk(full):
+                if "summary.json" in files:
+                    continue
+                for name in sorted(files):
+                    if name.endswith(".csv"):
+                        yield os.path.join(sub_root, name)
 
 
 def main():
@@ -56,23 +91,26 @@ def main():
                 print("%s/summary.json%s = %r" % (root, where, x))
                 bad += 1
                 break
-        path = os.path.join(root, "path.csv")
-        if os.path.exists(path):
-            with open(path) as f:
-                next(f, None)
-                for n, line in enumerate(f, start=2):
-                    for cell in line.strip().split(","):
-                        try:
-                            x = float(cell)
-                        except ValueError:
-                            continue
-                        if not math.isfinite(x) or abs(x) > LIMIT:
-                            print("%s line %d: %s" % (path, n, line.strip()[:200]))
-                            bad += 1
-                            break
-                    else:
-                        continue
-                    break
+        for path in run_csv_files(root):
+            bad += scan_csv(path)
+    # Sweeps (--sweep): sweep.json and sweep.csv; a run of the sweep that failed has
+    # null/empty values, never a runaway one.
+    for root, _dirs, files in os.walk(work):
+        if "sweep.json" not in files:
+            continue
+        try:
+            with open(os.path.join(root, "sweep.json")) as f:
+                s = json.load(f)
+        except (OSError, ValueError):
+            continue
+        runs += 1
+        for where, x in numbers(s):
+            if not math.isfinite(x) or abs(x) > LIMIT:
+                print("%s/sweep.json%s = %r" % (root, where, x))
+                bad += 1
+                break
+        if "sweep.csv" in files:
+            bad += scan_csv(os.path.join(root, "sweep.csv"))
     print("%d runs scanned, %d with a runaway or non-finite value" % (runs, bad))
     if runs < min_runs:
         print("fewer runs than %d: the CLI tests have not run yet; skipped" % min_runs)
