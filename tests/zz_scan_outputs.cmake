@@ -1,6 +1,7 @@
 # Included last (fragments are read in name order): after every other CLI test, no
-# run that ended with exit 0 has a non-finite or runaway value in its path.csv or
-# summary.json, the other .csv files of each run and the sweeps (issue 19; tests/cli/scan_outputs.py). DEPENDS orders it after all
+# run that ended with exit 0 has a non-finite or runaway value in its summary.json
+# or any .csv it wrote, nor any sweep in sweep.json or sweep.csv (issue 19;
+# tests/cli/scan_outputs.py). DEPENDS orders it after all
 # of them in a full run; run alone, before they wrote anything, it is skipped.
 if(Python3_Interpreter_FOUND)
   get_property(senda_all_tests DIRECTORY PROPERTY TESTS)
