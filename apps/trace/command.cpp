@@ -119,21 +119,12 @@ Parsed parse_command(int argc, char** argv) {
     print_help(opts);
     return {std::nullopt, kExitOk};
   }
-  if (vm.count("input")) {
-    const auto& in = vm["input"].as<std::vector<std::string>>();
-    cfg = in.front();
-    overrides.assign(in.begin() + 1, in.end());
-  }
-  if (cfg.empty()) {
-    fmt::print(stderr, "trace: no configuration file given\n{}\n", kUsage);
+  std::vector<std::string> positional;
+  if (vm.count("input")) positional = vm["input"].as<std::vector<std::string>>();
+  if (const auto why = senda_app::split_inputs(positional, cfg, overrides)) {
+    fmt::print(stderr, "trace: {}\n{}\n", *why, kUsage);
     return {std::nullopt, kExitBadInput};
   }
-  for (const std::string& o : overrides)
-    if (o.find('=') == std::string::npos) {
-      fmt::print(stderr, "trace: '{}' is not an override 'section.key=value' (only one FILE.cfg is read)\n{}\n", o,
-                 kUsage);
-      return {std::nullopt, kExitBadInput};
-    }
   if (primary_only) overrides.push_back("branches.switch=false");
   if (!switch_at.empty()) overrides.push_back("branches.at=" + switch_at);
   if (!from.empty()) overrides.push_back("branches.from=" + from);
@@ -146,7 +137,7 @@ Parsed parse_command(int argc, char** argv) {
     fmt::print(stderr, "trace: --sweep and --imperfection are two studies: run them one at a time\n{}\n", kUsage);
     return {std::nullopt, kExitBadInput};
   }
-  const fs::path out_dir = out.empty() ? fs::path("results") / fs::path(cfg).stem() : fs::path(out);
+  const fs::path out_dir = out.empty() ? senda_app::default_out_dir(cfg) : fs::path(out);
   if (vm.count("jobs") && (jobs < 1 || sweep.empty())) {
     fmt::print(stderr, "trace: --jobs takes a number >= 1 and goes with --sweep\n{}\n", kUsage);
     return {std::nullopt, kExitBadInput};
