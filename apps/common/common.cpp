@@ -8,6 +8,27 @@
 
 namespace senda_app {
 
+bool parse_options(int argc, char** argv, const boost::program_options::options_description& options,
+                   const char* program, const char* usage, boost::program_options::variables_map& vm,
+                   std::vector<std::string>& positional) {
+  namespace po = boost::program_options;
+  po::options_description hidden;
+  hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description pos;
+  pos.add("input", -1);
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "{}: {}\n{}\n", program, e.what(), usage);
+    return false;
+  }
+  if (vm.count("input")) positional = vm["input"].as<std::vector<std::string>>();
+  return true;
+}
+
 std::optional<std::string> split_inputs(const std::vector<std::string>& positional, std::string& cfg,
                                         std::vector<std::string>& overrides) {
   if (positional.empty() || positional.front().empty()) return "no configuration file given";

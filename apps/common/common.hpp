@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/program_options.hpp>
+
 #include "senda/input/config.hpp"
 
 namespace senda_app {
@@ -23,6 +25,13 @@ inline constexpr int kExitInterrupted = 130;
 // the run ends at its next poll as interrupted, with its results kept.
 void install_stop_handler();
 bool stop_requested();
+
+// Parses argv against `options` plus the positional arguments (FILE.cfg and the
+// overrides, in `positional`). On a bad command line prints "PROGRAM: why" and the
+// usage on stderr and returns false.
+bool parse_options(int argc, char** argv, const boost::program_options::options_description& options,
+                   const char* program, const char* usage, boost::program_options::variables_map& vm,
+                   std::vector<std::string>& positional);
 
 // The positional arguments: FILE.cfg then section.key=value overrides. Returns
 // the message for a bad command line (no file, an override without '=').

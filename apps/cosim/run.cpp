@@ -75,26 +75,13 @@ Parsed parse_command(int argc, char** argv) {
       "plot", po::bool_switch(&c.plot), "draw the total energy against time with gnuplot: DIR/energy.gp, DIR/energy.png/.svg (cosim.plot)")(
       "compare", po::value<std::string>(&compare),
       "with --plot: also draw the total energy of these earlier results directories, e.g. results/a,results/b");
-  po::options_description hidden;
-  hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("input", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "cosim: {}\n{}\n", e.what(), kUsage);
-    return {std::nullopt, senda_app::kExitBadInput};
-  }
+  std::vector<std::string> positional;
+  if (!senda_app::parse_options(argc, argv, opts, "cosim", kUsage, vm, positional)) return {std::nullopt, senda_app::kExitBadInput};
   if (vm.count("help")) {
     print_help(opts);
     return {std::nullopt, senda_app::kExitOk};
   }
-  std::vector<std::string> positional;
-  if (vm.count("input")) positional = vm["input"].as<std::vector<std::string>>();
   if (const auto why = senda_app::split_inputs(positional, c.cfg, c.overrides)) {
     fmt::print(stderr, "cosim: {}\n{}\n", *why, kUsage);
     return {std::nullopt, senda_app::kExitBadInput};

@@ -101,26 +101,13 @@ Parsed parse_command(int argc, char** argv) {
       "imperfection sensitivity: NAME=START:STOP:COUNT, amplitudes of the [parameters] entry NAME (geometric "
       "spacing, START > 0); the first critical point at NAME = 0 and at each amplitude, and the fit "
       "1 - lambda_max/lambda_cr = c NAME^beta: DIR/imperfection.csv, DIR/imperfection.json (not with --sweep)");
-  po::options_description hidden;
-  hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("input", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "trace: {}\n{}\n", e.what(), kUsage);
-    return {std::nullopt, kExitBadInput};
-  }
+  std::vector<std::string> positional;
+  if (!senda_app::parse_options(argc, argv, opts, "trace", kUsage, vm, positional)) return {std::nullopt, kExitBadInput};
   if (vm.count("help")) {
     print_help(opts);
     return {std::nullopt, kExitOk};
   }
-  std::vector<std::string> positional;
-  if (vm.count("input")) positional = vm["input"].as<std::vector<std::string>>();
   if (const auto why = senda_app::split_inputs(positional, cfg, overrides)) {
     fmt::print(stderr, "trace: {}\n{}\n", *why, kUsage);
     return {std::nullopt, kExitBadInput};
