@@ -5,7 +5,6 @@
 //   run.cpp      the command line → a CosimSpec → the master → the results directory
 //   history.cpp  cosim_history.csv (one row per macro step, flushed) and summary.json
 // Exit codes, the signal handler and reading the file are apps/common's, as for trace.
-#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -13,6 +12,7 @@
 #include "common.hpp"
 #include "senda/cosim/master.hpp"
 #include "senda/input/cosim.hpp"
+#include "senda/output/results.hpp"
 
 namespace cosim_app {
 
@@ -35,19 +35,16 @@ Parsed parse_command(int argc, char** argv);
 int run_cosim(const senda::input::Config& config, const Command& cmd);
 
 // cosim_history.csv: the header at construction, one row per record, each
-// flushed so that an interrupted or failed run keeps every finished macro step.
+// handed to the system whole (output::RowFile) so that an interrupted or failed
+// run keeps every finished macro step and the file ends in whole rows.
 // Throws senda::output::OutputError when a write fails.
 class History {
  public:
   History(const std::filesystem::path& file, const senda::input::CosimSpec& spec);
-  ~History();
-  History(const History&) = delete;
-  History& operator=(const History&) = delete;
   void write(const senda::cosim::MacroRecord& r);
 
  private:
-  std::filesystem::path file_;
-  std::FILE* f_ = nullptr;
+  senda::output::RowFile rows_;
 };
 
 // summary.json of a finished (or interrupted) run.

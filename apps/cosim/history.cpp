@@ -1,7 +1,5 @@
 #include <fmt/core.h>
 
-#include <cerrno>
-#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "app.hpp"
@@ -9,9 +7,7 @@
 
 namespace cosim_app {
 
-History::History(const std::filesystem::path& file, const senda::input::CosimSpec& spec) : file_(file) {
-  f_ = std::fopen(file.c_str(), "w");
-  if (!f_) throw senda::output::OutputError(fmt::format("{}: {}", file.string(), std::strerror(errno)));
+History::History(const std::filesystem::path& file, const senda::input::CosimSpec& spec) : rows_(file) {
   // t, step, sweeps, energies, mean powers, residual, then every exchanged output.
   std::string h = "t,step,iterations,converged";
   for (const auto& u : spec.units) h += ",E_" + u.name;
@@ -20,12 +16,7 @@ History::History(const std::filesystem::path& file, const senda::input::CosimSpe
   h += ",residual,residual_sum";
   for (const auto& u : spec.units)
     for (int j = 0; j < u.unit->output_count(); ++j) h += "," + u.name + "." + u.unit->output_name(j);
-  if (std::fprintf(f_, "%s\n", h.c_str()) < 0 || std::fflush(f_) != 0)
-    throw senda::output::OutputError(fmt::format("{}: {}", file_.string(), std::strerror(errno)));
-}
-
-History::~History() {
-  if (f_) std::fclose(f_);
+  rows_.append(h + "\n");
 }
 
 void History::write(const senda::cosim::MacroRecord& r) {
@@ -36,9 +27,8 @@ void History::write(const senda::cosim::MacroRecord& r) {
   row += fmt::format(",{:.17g},{:.17g}", r.residual, r.residual_sum);
   for (const auto& y : r.outputs)
     for (double v : y) row += fmt::format(",{:.17g}", v);
-  // Flushed per macro step: a run that fails or is interrupted keeps every step so far.
-  if (std::fprintf(f_, "%s\n", row.c_str()) < 0 || std::fflush(f_) != 0)
-    throw senda::output::OutputError(fmt::format("{}: {}", file_.string(), std::strerror(errno)));
+  // One whole row per macro step: a run that fails or is interrupted keeps every step so far.
+  rows_.append(row + "\n");
 }
 
 std::string summary_json(const senda::input::CosimSpec& spec, const senda::cosim::Summary& s) {

@@ -61,7 +61,27 @@ for k in end_time macro_step scheme order max_iterations tolerance unit connect 
 done
 ok "--help lists the [cosim] keys"
 
-# 5. SIGINT: a long run stops at the next macro step, exit 130, results kept.
+# 5. A full disk (a 64 kB tmpfs; needs root, skipped otherwise): exit 1, the
+# message names the file with the system's reason, the history ends in whole rows.
+mkdir -p "$work/disk"
+if mount -t tmpfs -o size=64k tmpfs "$work/disk" 2> /dev/null; then
+  "$cosim" "$src/problems/cosim/seed002-fd.cfg" --out "$work/disk/run" --quiet > "$work/disk.log" 2>&1
+  rc=$?
+  h="$work/disk/run/cosim_history.csv"
+  cols=$(head -n 1 "$h" | awk -F, '{print NF}')
+  partial=$(awk -F, -v n="$cols" 'NF != n' "$h" | wc -l)
+  last=$(tail -c 1 "$h" | od -An -c | tr -d ' ')
+  if [ $rc -eq 1 ] && grep -q "cosim_history.csv: write failed: No space left on device" "$work/disk.log"      && [ "$partial" -eq 0 ] && [ "$last" = '\n' ]; then
+    ok "full disk: exit 1, $(($(wc -l < "$h") - 1)) whole rows kept"
+  else
+    bad "full disk: exit $rc, $partial partial rows: $(cat "$work/disk.log")"
+  fi
+  umount "$work/disk"
+else
+  echo "skip full disk: cannot mount a tmpfs (not root?)"
+fi
+
+# 6. SIGINT: a long run stops at the next macro step, exit 130, results kept.
 "$cosim" "$src/problems/cosim/seed002-dd.cfg" --out "$work/int" --quiet cosim.end_time=10000 > /dev/null 2>&1 &
 pid=$!
 for _ in $(seq 100); do [ -s "$work/int/cosim_history.csv" ] && break; sleep 0.05; done
