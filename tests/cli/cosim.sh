@@ -54,6 +54,15 @@ sys.exit(0 if s['energy']['max_deviation'] < 60 and s['units'][1]['micro_step'] 
 "$cosim" "$src/problems/cosim/seed002-fd.cfg" cosim.macro_step > /dev/null 2> "$work/ov.err"
 [ $? -eq 2 ] && grep -q "is not an override" "$work/ov.err" && ok "bad override: exit 2" || bad "bad override"
 
+# --compare: earlier runs in the same figure; refused without --plot or without a history.
+"$cosim" "$src/problems/cosim/seed002-dd.cfg" --out "$work/cmp" --quiet --plot --compare "$work/fd,$work/ff" > /dev/null 2>&1
+[ $? -eq 0 ] && grep -q "$work/fd/cosim_history.csv" "$work/cmp/energy.gp" && grep -q "$work/ff/cosim_history.csv" "$work/cmp/energy.gp" \
+  && ok "--compare: three curves in energy.gp" || bad "--compare: $(cat "$work/cmp/energy.gp" 2>&1)"
+"$cosim" "$src/problems/cosim/seed002-dd.cfg" --out "$work/cmp2" --compare "$work/fd" > /dev/null 2> "$work/cmp2.err"
+[ $? -eq 2 ] && grep -q "goes with --plot" "$work/cmp2.err" && [ ! -e "$work/cmp2" ] && ok "--compare without --plot: exit 2" || bad "--compare without --plot"
+"$cosim" "$src/problems/cosim/seed002-dd.cfg" --out "$work/cmp3" --plot --compare "$work/nothing" > /dev/null 2> "$work/cmp3.err"
+[ $? -eq 2 ] && grep -q "holds no cosim_history.csv" "$work/cmp3.err" && [ ! -e "$work/cmp3" ] && ok "--compare of no results: exit 2" || bad "--compare of no results"
+
 # 4. --help lists every [cosim] key.
 "$cosim" --help > "$work/help.txt"
 for k in end_time macro_step scheme order max_iterations tolerance unit connect plot; do
