@@ -26,7 +26,7 @@ figure() {  # figure-name run-dirs... : the last directory's run is redone with 
   local dirs=("$@") n=$#
   local last=${dirs[$((n - 1))]} others=""
   for d in "${dirs[@]:0:$((n - 1))}"; do others+="${others:+,}$work/$d"; done
-  "$cosim" "$(jq -r .config "$work/$last/summary.json")" --out "$work/$last" --overwrite --quiet --plot \
+  "$cosim" "$(/usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['config'])" "$work/$last/summary.json")" --out "$work/$last" --overwrite --quiet --plot \
     ${others:+--compare "$others"} $(cat "$work/$last.args")
   cp "$work/$last/energy.png" "$dest/cosim-seed002-$fig.png"
 }
