@@ -129,7 +129,11 @@ int run_cosim(const senda::input::Config& config, const Command& cmd) {
                s.unconverged_steps ? fmt::format(", {} steps not converged", s.unconverged_steps) : std::string(),
                cmd.out_dir.string());
   if (cmd.plot || spec.plot) {
-    senda::output::SeriesFigure fig{"energy", spec.title.empty() ? spec.problem_name : spec.title, "t [s]", "total energy E [J]",
+    // One run: its title; with --compare the runs are named by their directories.
+    const std::string title = !cmd.compare.empty() ? "total energy against time"
+                              : spec.title.empty() ? spec.problem_name
+                                                   : spec.title;
+    senda::output::SeriesFigure fig{"energy", title, "t [s]", "total energy E [J]",
                                     {{"cosim_history.csv", "t", "E_total", cmd.out_dir.filename().string()}}};
     for (const fs::path& d : cmd.compare)
       fig.curves.push_back({fs::absolute(d / "cosim_history.csv").string(), "t", "E_total", d.filename().string()});
