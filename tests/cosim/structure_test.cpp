@@ -111,3 +111,39 @@ TEST_CASE("cosim structure: a truss and a tip absorber against the joined model"
   CHECK(std::log2(error(foh) / error(foh_half)) == Approx(2.0).margin(0.15));
   CHECK(std::log2(error(iterated) / error(iterated_half)) == Approx(2.0).margin(0.15));
 }
+
+TEST_CASE("cosim linearise: K is the model's tangent at rest, masses by kind of unknown", "[cosim][structure]") {
+  SECTION("one bar: the frequency sqrt(EA/(L m)) of a mass on an axial bar") {
+    // A bar of EA = 800 along x from (0, 0) to (2, 0), the far node held in y:
+    // K_xx = EA/L = 400, so ω = sqrt(400/m) = 20 rad/s for m = 1.
+    const input::Spec s = input::build(input::Config::parse(
+        "[model]\nnode = 1 0 0\nnode = 2 2 0\ntruss = 1 1 2 800\nfix = 1 all\nfix = 2 uy\nload = 2 ux 1\n", "bar.cfg"));
+    const cosim::LinearSystem sys = cosim::linearise(*s.model, {1.0, 0.0}, core::Vector::Zero(s.model->size()));
+    REQUIRE(sys.mass.size() == 1);
+    CHECK(sys.stiffness(0, 0) == Approx(400.0).epsilon(1e-14));
+    const cosim::LinearUnit u(sys, {}, cosim::Integrator::Exact, 1e-3);
+    CHECK(u.frequencies()(0) == Approx(20.0).epsilon(1e-14));
+  }
+  SECTION("a beam column: rotations need an inertia; K equals the tangent entry by entry") {
+    const std::string dir = std::string(SENDA_SOURCE_DIR) + "/problems/cosim/";
+    const std::string head = "[cosim]\nend_time = 0.01\nmacro_step = 1e-3\n";
+    const std::string tail = "unit = a oscillator mass=1 kc=10\nconnect = a.u c.x\nconnect = c.u a.f\n";
+    const std::string column = "unit = c structure file=../euler-column.cfg node=2 comp=ux mass=0.1";
+    try {
+      input::build_cosim(input::Config::parse(head + column + "\n" + tail, dir + "column.cfg"));
+      FAIL("a structure with rotations and no inertia was accepted");
+    } catch (const input::ConfigError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("column.cfg:4: key 'cosim.unit': unit 'c': the structure has rotations: "
+                                           "field 'inertia' is required"));
+    }
+    input::CosimSpec spec = input::build_cosim(input::Config::parse(head + column + " inertia=1e-4\n" + tail, dir + "column.cfg"));
+    const input::Spec col = input::load(std::string(SENDA_SOURCE_DIR) + "/problems/euler-column.cfg");
+    core::SparseMatrix K = col.model->tangent_pattern();
+    col.model->tangent(core::Vector::Zero(col.model->size()), 0.0, K);
+    const cosim::LinearSystem sys = cosim::linearise(*col.model, {0.1, 1e-4}, core::Vector::Zero(col.model->size()));
+    CHECK((sys.stiffness - Eigen::MatrixXd(K)).cwiseAbs().maxCoeff() <= 1e-12 * Eigen::MatrixXd(K).cwiseAbs().maxCoeff());
+    for (int i = 0; i < col.model->size(); ++i)
+      CHECK(sys.mass(i) == (col.model->dof_kind(i) == core::DofKind::Rotation ? 1e-4 : 0.1));
+    CHECK(cosim::run(spec.pointers(), spec.connections, spec.options).steps == 10);
+  }
+}
