@@ -129,3 +129,29 @@ TEST_CASE("cosim input: seed002-fd.cfg builds the seed's units as made in code",
     CHECK(from_file.residual_sum == in_code.residual_sum);
   }
 }
+
+TEST_CASE("cosim input: what a [cosim] file may not say, beyond the corpus (tests/bad-input/250-269)", "[cosim][input]") {
+  auto error = [](const std::string& text) -> std::string {
+    try {
+      senda::input::build_cosim(senda::input::Config::parse(text, "c.cfg"));
+    } catch (const senda::input::ConfigError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string units =
+      "unit = ss1 oscillator mass=1 k=10 v0=100\nunit = ss2 oscillator mass=1 k=1000 kc=100 v0=-100\n"
+      "connect = ss2.u ss1.x\nconnect = ss1.u ss2.f\n";
+  const std::string head = "[cosim]\nend_time = 1\nmacro_step = 1e-3\n";
+  CHECK(error(head + units).empty());
+  CHECK(error(head + "order = ss2 ss1\n" + units) ==
+        "c.cfg:4: key 'cosim.order': an order of the units goes with scheme = gauss-seidel (jacobi steps every unit "
+        "from the outputs at t_n)");
+  CHECK(error(head + "scheme = gauss-seidel\norder = ss2\n" + units) ==
+        "c.cfg:5: key 'cosim.order': every unit must be listed once (valid: ss1 ss2)");
+  CHECK(error(head + "unit = ss1 oscillator mass=1 h=2e-3\n") ==
+        "c.cfg:4: key 'cosim.unit': unit 'ss1': field 'h' is larger than the macro step (valid: (0, macro_step])");
+  CHECK(error(head) == "c.cfg: key 'cosim.unit': no units: a co-simulation needs at least one (valid: unit = NAME TYPE ...)");
+  CHECK(error(head + "unit = ss1 oscillator mass=-1\n") ==
+        "c.cfg:4: key 'cosim.unit': unit 'ss1': field 'mass' = -1 is out of range (valid: (0, inf))");
+}

@@ -130,7 +130,12 @@ class CosimBuilder {
           c_.fail(unit_entries_[k], "cosim.unit",
                   fmt::format("input '{}' of unit '{}' is not connected", s.units[k].unit->input_name(i), s.units[k].name),
                   fmt::format("connect = {}.{} UNIT.OUTPUT", s.units[k].name, s.units[k].unit->input_name(i)));
-    if (const auto order = c_.text("cosim.order")) read_order(*order, s);
+    if (const auto order = c_.text("cosim.order")) {
+      if (o.scheme != cosim::Scheme::GaussSeidel)
+        c_.fail(c_.find("cosim.order"), "cosim.order",
+                "an order of the units goes with scheme = gauss-seidel (jacobi steps every unit from the outputs at t_n)");
+      read_order(*order, s);
+    }
     if (const std::string why = cosim::validate(s.pointers(), s.connections, o); !why.empty())
       c_.fail(c_.all("cosim.connect").empty() ? nullptr : c_.all("cosim.connect").front(), "cosim.connect", why);
     return s;
