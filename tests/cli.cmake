@@ -4,7 +4,8 @@ set(SENDA_CLI_WORK ${CMAKE_CURRENT_BINARY_DIR}/cli)
 add_test(NAME cli.von_mises
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/von_mises.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/von_mises)
 add_test(NAME cli.bad_input_corpus
-  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/bad_input.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/bad_input)
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/bad_input.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/bad_input
+          cosim=$<TARGET_FILE:cosim>)
 add_test(NAME cli.determinism.von_mises
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/determinism.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/det_vm problems/von-mises.cfg)
 add_test(NAME cli.determinism.star_dome
@@ -24,3 +25,7 @@ if(SENDA_HAVE_MUMPS)
   add_test(NAME cli.mumps_backend
     COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/mumps_backend.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/mumps_backend)
 endif()
+# The cosim command (issue 17): seed 002's runs, files, refusals, --help, SIGINT.
+add_test(NAME cli.cosim
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/cosim.sh $<TARGET_FILE:cosim> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/cosim)
+set_tests_properties(cli.cosim PROPERTIES TIMEOUT 60)

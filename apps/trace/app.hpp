@@ -7,13 +7,14 @@
 //   sweep.cpp         --sweep: one trace per value, in threads
 //   imperfection.cpp  --imperfection
 //   console.cpp       progress lines and the closing report
-//   signals.cpp       the one SIGINT/SIGTERM handler
+//   ../common/        exit codes, the SIGINT/SIGTERM handler, reading the file (shared with cosim)
 // Exit codes live here and nowhere in lib/.
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "common.hpp"
 #include "senda/analysis/analysis.hpp"
 #include "senda/continuation/path_follower.hpp"
 #include "senda/input/builder.hpp"
@@ -22,12 +23,14 @@
 
 namespace trace_app {
 
-// Exit codes of the trace command.
-inline constexpr int kExitOk = 0;           // completed or max-steps
-inline constexpr int kExitFailed = 1;       // step-too-small, diverged, stalled, an output error (results kept)
-inline constexpr int kExitBadInput = 2;     // bad input or command line (nothing written)
-inline constexpr int kExitInternal = 3;     // a bug
-inline constexpr int kExitInterrupted = 130;
+// Exit codes of the trace command (apps/common): 0 completed or max-steps; 1
+// step-too-small, diverged, stalled, an output error (results kept); 2 bad input
+// or command line (nothing written); 3 a bug; 130 interrupted.
+using senda_app::kExitBadInput;
+using senda_app::kExitFailed;
+using senda_app::kExitInternal;
+using senda_app::kExitInterrupted;
+using senda_app::kExitOk;
 
 // Exit status of a finished trace: 0 completed or max-steps, 1 step-too-small,
 // diverged or stalled, 130 interrupted.
@@ -50,10 +53,9 @@ struct Parsed {
 };
 Parsed parse_command(int argc, char** argv);
 
-// One SIGINT/SIGTERM handler for the whole command, installed first thing:
-// the run ends at its next poll as interrupted, with its results kept.
-void install_stop_handler();
-bool stop_requested();
+// The one SIGINT/SIGTERM handler (apps/common/signals.cpp).
+using senda_app::install_stop_handler;
+using senda_app::stop_requested;
 
 // What the output files say of a spec besides its results (names, columns).
 senda::output::RunInfo run_info(const senda::input::Spec& spec);

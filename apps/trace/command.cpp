@@ -101,39 +101,17 @@ Parsed parse_command(int argc, char** argv) {
       "imperfection sensitivity: NAME=START:STOP:COUNT, amplitudes of the [parameters] entry NAME (geometric "
       "spacing, START > 0); the first critical point at NAME = 0 and at each amplitude, and the fit "
       "1 - lambda_max/lambda_cr = c NAME^beta: DIR/imperfection.csv, DIR/imperfection.json (not with --sweep)");
-  po::options_description hidden;
-  hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("input", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "trace: {}\n{}\n", e.what(), kUsage);
-    return {std::nullopt, kExitBadInput};
-  }
+  std::vector<std::string> positional;
+  if (!senda_app::parse_options(argc, argv, opts, "trace", kUsage, vm, positional)) return {std::nullopt, kExitBadInput};
   if (vm.count("help")) {
     print_help(opts);
     return {std::nullopt, kExitOk};
   }
-  if (vm.count("input")) {
-    const auto& in = vm["input"].as<std::vector<std::string>>();
-    cfg = in.front();
-    overrides.assign(in.begin() + 1, in.end());
-  }
-  if (cfg.empty()) {
-    fmt::print(stderr, "trace: no configuration file given\n{}\n", kUsage);
+  if (const auto why = senda_app::split_inputs(positional, cfg, overrides)) {
+    fmt::print(stderr, "trace: {}\n{}\n", *why, kUsage);
     return {std::nullopt, kExitBadInput};
   }
-  for (const std::string& o : overrides)
-    if (o.find('=') == std::string::npos) {
-      fmt::print(stderr, "trace: '{}' is not an override 'section.key=value' (only one FILE.cfg is read)\n{}\n", o,
-                 kUsage);
-      return {std::nullopt, kExitBadInput};
-    }
   if (primary_only) overrides.push_back("branches.switch=false");
   if (!switch_at.empty()) overrides.push_back("branches.at=" + switch_at);
   if (!from.empty()) overrides.push_back("branches.from=" + from);
@@ -146,7 +124,7 @@ Parsed parse_command(int argc, char** argv) {
     fmt::print(stderr, "trace: --sweep and --imperfection are two studies: run them one at a time\n{}\n", kUsage);
     return {std::nullopt, kExitBadInput};
   }
-  const fs::path out_dir = out.empty() ? fs::path("results") / fs::path(cfg).stem() : fs::path(out);
+  const fs::path out_dir = out.empty() ? senda_app::default_out_dir(cfg) : fs::path(out);
   if (vm.count("jobs") && (jobs < 1 || sweep.empty())) {
     fmt::print(stderr, "trace: --jobs takes a number >= 1 and goes with --sweep\n{}\n", kUsage);
     return {std::nullopt, kExitBadInput};

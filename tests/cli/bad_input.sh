@@ -2,16 +2,20 @@
 # Runs trace on every tests/bad-input/*.cfg: each must exit 2, print a message
 # naming the file and holding the text of its first line "# expect: TEXT", and
 # write nothing. Also a missing file, a directory given as the file, and symlink
-# loops as the file and as its mode file.
-# usage: bad_input.sh TRACE SOURCE_DIR WORK_DIR
+# loops as the file and as its mode file. A file whose second line is
+# "# command: NAME" is run by the program given as NAME=PROGRAM after WORK_DIR
+# (cosim=build/apps/cosim for the co-simulation cases 250-269).
+# usage: bad_input.sh TRACE SOURCE_DIR WORK_DIR [NAME=PROGRAM ...]
 set -u
-trace=$1; src=$2; work=$3
+trace=$1; src=$2; work=$3; shift 3
+declare -A program=()
+for a in "$@"; do program[${a%%=*}]=${a#*=}; done
 rm -rf "$work"; mkdir -p "$work"
 fail=0; n=0
-check() {  # name cfg expect
-  local name=$1 cfg=$2 expect=$3 out="$work/out-$1"
+check() {  # name cfg expect [program]
+  local name=$1 cfg=$2 expect=$3 out="$work/out-$1" run=${4:-$trace}
   n=$((n + 1))
-  "$trace" "$cfg" --out "$out" > "$work/$name.stdout" 2> "$work/$name.stderr"
+  "$run" "$cfg" --out "$out" > "$work/$name.stdout" 2> "$work/$name.stderr"
   local rc=$?
   local err; err=$(cat "$work/$name.stderr")
   if [ "$rc" -ne 2 ]; then echo "FAIL $name: exit $rc, expected 2; stderr: $err"; fail=1; return; fi
@@ -25,7 +29,13 @@ for cfg in "$src"/tests/bad-input/*.cfg; do
   if [ ! -s "$cfg" ]; then expect="the file is empty"
   else expect=$(head -n 1 "$cfg" | sed -n 's/^# expect: //p'); fi
   if [ -z "$expect" ]; then echo "FAIL $name: no '# expect:' first line"; fail=1; continue; fi
-  check "$name" "$cfg" "$expect"
+  command=$(sed -n '2s/^# command: //p' "$cfg")
+  if [ -n "$command" ]; then
+    if [ -z "${program[$command]:-}" ]; then echo "FAIL $name: no program given for '# command: $command'"; fail=1; continue; fi
+    check "$name" "$cfg" "$expect" "${program[$command]}"
+  else
+    check "$name" "$cfg" "$expect"
+  fi
 done
 check missing-file "$src/tests/bad-input/does-not-exist.cfg" "no such file"
 check directory "$src/tests/bad-input" "is a directory, not a configuration file"

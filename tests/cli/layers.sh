@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The architecture rules of docs/api.md, read off the source:
 #   core <- linalg <- {model, continuation} <- critical <- analysis <- {input, output} <- apps
+#   core <- linalg <- model <- cosim <- input (co-simulation)
 # - a module's headers and sources include senda/<X>/ only for X in its allowed set
 #   (input and output never include each other);
 # - nothing under analysis/ knows a Config; no exit code in lib/ (the JSON key
@@ -23,7 +24,8 @@ allowed() {
     continuation) echo "core linalg continuation" ;;
     critical) echo "core linalg model continuation critical" ;;
     analysis) echo "core linalg model continuation critical analysis" ;;
-    input) echo "core linalg model continuation critical analysis input" ;;
+    cosim) echo "core linalg model cosim" ;;
+    input) echo "core linalg model continuation critical analysis cosim input" ;;
     output) echo "core linalg model continuation critical analysis output" ;;
     *) echo "" ;;
   esac

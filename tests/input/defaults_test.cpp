@@ -12,7 +12,9 @@
 #include "senda/analysis/options.hpp"
 #include "senda/continuation/constraint.hpp"
 #include "senda/core/number.hpp"
+#include "senda/cosim/master.hpp"
 #include "senda/input/builder.hpp"
+#include "senda/input/cosim.hpp"
 #include "senda/input/config.hpp"
 #include "senda/model/beam2d.hpp"
 #include "senda/model/truss.hpp"
@@ -68,6 +70,10 @@ const std::map<std::string, Getter>& fields() {
       {"design.step", [](auto& o, auto&) { return num(o.design.curve.step); }},
       {"design.max_points", [](auto& o, auto&) { return num(o.design.curve.max_points); }},
       {"linalg.solver", [](auto& o, auto&) { return std::string(linalg::to_string(o.explorer.path.linear_solver)); }},
+      {"cosim.scheme", [](auto&, auto&) { return std::string(cosim::to_string(cosim::MasterOptions{}.scheme)); }},
+      {"cosim.max_iterations", [](auto&, auto&) { return num(cosim::MasterOptions{}.max_iterations); }},
+      {"cosim.tolerance", [](auto&, auto&) { return num(cosim::MasterOptions{}.tolerance); }},
+      {"cosim.plot", [](auto&, auto&) { return boolean(input::CosimSpec{}.plot); }},
   };
   return m;
 }

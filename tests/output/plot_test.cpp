@@ -253,3 +253,15 @@ TEST_CASE("plot: von Mises rendered by gnuplot", "[output][plot][gnuplot]") {
   // gnuplot's log holds no warning (no curve without points, no bad column).
   CHECK(slurp(r.log).empty());
 }
+
+TEST_CASE("plot: a series figure draws each curve by column name, quoted", "[output][plot][cosim]") {
+  senda::output::SeriesFigure f{"energy", "it's E", "t [s]", "E [J]",
+                                {{"a/cosim_history.csv", "t", "E_total", "jacobi"},
+                                 {"b's/cosim_history.csv", "t", "E_total", "gauss-seidel"}}};
+  const std::string s = senda::output::series_plot_script(f);
+  CHECK(s == senda::output::series_plot_script(f));  // deterministic
+  CHECK_THAT(s, Catch::Contains("set title 'it''s E'"));
+  CHECK_THAT(s, Catch::Contains("'a/cosim_history.csv' using 't':'E_total' with lines lt 1 lw 1.5 title 'jacobi'"));
+  CHECK_THAT(s, Catch::Contains("'b''s/cosim_history.csv' using 't':'E_total' with lines lt 2 lw 1.5 title 'gauss-seidel'"));
+  CHECK_THAT(s, Catch::Contains("set output sprintf('%s.%s', 'energy', format)"));
+}

@@ -897,7 +897,12 @@ Spec Builder::run() {
 
 }  // namespace
 
-Spec build(const Config& config) { return Builder(config).run(); }
+Spec build(const Config& config) {
+  for (const Entry& e : config.entries())
+    if (e.key.rfind("cosim.", 0) == 0)
+      config.fail(&e, e.key, "this is a co-simulation file ([cosim]): run it with 'cosim FILE.cfg'");
+  return Builder(config).run();
+}
 
 std::vector<std::string> track_columns(const Spec& spec) {
   std::vector<std::string> out;

@@ -159,6 +159,28 @@ const std::vector<OptionSpec>& option_table() {
       {"design.step", T::Real, "0.05", "(0, 1]", false,
        "design: first step of a curve, arc length in the plane (mu/mu_s, lambda/lambda_s) of the scaled values"},
       {"design.max_points", T::Integer, "100", "[1, 100000]", false, "design: points per curve and direction"},
+      // [cosim]  co-simulation (the cosim command; lib/input/cosim.cpp, docs/config.md "Co-simulation")
+      {"cosim.end_time", T::Real, nullptr, "(0, inf)", false,
+       "co-simulation: simulated time from 0 (s), a whole multiple of macro_step; required"},
+      {"cosim.macro_step", T::Real, nullptr, "(0, inf)", false,
+       "co-simulation: macro step H (s), where the units exchange their outputs; required"},
+      {"cosim.scheme", T::Choice, "jacobi", "jacobi|gauss-seidel", false,
+       "co-simulation: every unit steps from the outputs at t_n (jacobi), or one after the other using the "
+       "outputs at t_n+1 of those before it (gauss-seidel)"},
+      {"cosim.order", T::Text, nullptr, "every unit name once, e.g. ss2 ss1", false,
+       "co-simulation: gauss-seidel: the order in which the units step (default: the order of the unit lines)"},
+      {"cosim.max_iterations", T::Integer, "1", "[1, 1000]", false,
+       "co-simulation: sweeps of a macro step (states restored) until the outputs at t_n+1 settle; 1: no iteration"},
+      {"cosim.tolerance", T::Real, "1e-10", "(0, 1)", false,
+       "co-simulation: iteration converged when max |change of an output| / (1 + |output|) is below this"},
+      {"cosim.unit", T::Record, nullptr, "NAME oscillator|structure FIELD=VALUE ...", true,
+       "co-simulation: a unit. oscillator: mass=M k=K [x0= v0=]; structure: file=F.cfg node=N comp=ux|uy|uz "
+       "mass=M [inertia=J v0=]; both: [kc=KC share=S integrator=symplectic-euler|exact h=MICRO_STEP]"},
+      {"cosim.connect", T::Record, nullptr, "UNIT.INPUT UNIT.OUTPUT [input=zoh|foh|soh] [output=zoh|foh|soh]", true,
+       "co-simulation: an output feeds an input; input= its extrapolation over the micro steps, output= the "
+       "one the unit's feedthrough output uses at t_n+1"},
+      {"cosim.plot", T::Bool, "false", nullptr, false,
+       "co-simulation: write energy.gp and render energy.png/.svg with gnuplot (same as --plot)"},
       // [linalg]
       {"linalg.solver", T::Choice, "auto", "auto|cholmod|mumps", false,
        "sparse LDL^T of the tangent: auto (CHOLMOD below 5000 unknowns, MUMPS from there on), cholmod or mumps"},

@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 const std::vector<std::string>& ResultsDir::own_files() {
   static const std::vector<std::string> files = {
       "path.csv", "summary.json", "summary.json.tmp", "plot.gp",          "critical.csv",     "plot.log",
-      "curves.gp", "curves.png",  "curves.svg",       "curves.log",       "imperfection.csv", "imperfection.json"};
+      "curves.gp", "curves.png",  "curves.svg",       "curves.log",       "imperfection.csv", "imperfection.json",
+      "cosim_history.csv", "energy.gp", "energy.png", "energy.svg", "energy.log"};
   return files;
 }
 

@@ -456,4 +456,34 @@ RenderResult render_plot(const PlotFiles& files, const std::string& gnuplot) {
   return r;
 }
 
+std::string series_plot_script(const SeriesFigure& f, const PlotOptions& o) {
+  std::string out;
+  auto add = [&](const std::string& line) { out += line + "\n"; };
+  add("# " + f.title + " (written by Senda; edit and run 'gnuplot " + f.basename + ".gp')");
+  add("set datafile separator ','");
+  add(fmt::format("width = {}; height = {}", o.width_px, o.height_px));
+  add("set title " + gp_quote(f.title) + " noenhanced");
+  add("set xlabel " + gp_quote(f.x_label) + " noenhanced");
+  add("set ylabel " + gp_quote(f.y_label) + " noenhanced");
+  add("set key outside bottom center horizontal noenhanced");
+  add("set grid");
+  add("do for [format in 'png svg'] {");
+  add("  if (format eq 'png') {");
+  add("    set terminal pngcairo size width, height noenhanced");
+  add("  } else {");
+  add("    set terminal svg size width, height noenhanced background '#ffffff'");
+  add("  }");
+  add("  set output sprintf('%s.%s', " + gp_quote(f.basename) + ", format)");
+  std::string plot = "  plot ";
+  for (std::size_t k = 0; k < f.curves.size(); ++k) {
+    const SeriesCurve& c = f.curves[k];
+    plot += (k ? ", \\\n       " : "") + gp_quote(c.file) + " using " + gp_quote(c.x_column) + ":" + gp_quote(c.y_column) +
+            fmt::format(" with lines lt {} lw 1.5 title ", k + 1) + gp_quote(c.title);
+  }
+  add(plot);
+  add("  set output");
+  add("}");
+  return out;
+}
+
 }  // namespace senda::output

@@ -73,6 +73,20 @@ struct PlotFiles {
 PlotFiles write_plot_files(const std::filesystem::path& dir, const RunInfo& info, const analysis::TraceResult& s,
                            const PlotOptions& options = {});
 
+// A figure of curves y(x) read by column name from CSV files with a header row
+// (cosim: the total energy against time of one run or of several schemes, as seed
+// 002 draws them). The script renders BASENAME.png and BASENAME.svg in its directory.
+struct SeriesCurve {
+  std::string file;      // relative to the script's directory
+  std::string x_column, y_column;
+  std::string title;
+};
+struct SeriesFigure {
+  std::string basename, title, x_label, y_label;
+  std::vector<SeriesCurve> curves;
+};
+std::string series_plot_script(const SeriesFigure& figure, const PlotOptions& options = {});
+
 enum class RenderStatus {
   Rendered,         // gnuplot exited 0 and wrote every figure
   GnuplotNotFound,  // the program could not be started (not installed, not on PATH)

@@ -1,4 +1,4 @@
-// The one SIGINT/SIGTERM handler of the trace command: a flag the runs poll
+// The one SIGINT/SIGTERM handler of the commands (trace, cosim): a flag the runs poll
 // (Observer::stop_requested, the sweep's workers). Installed first thing in
 // main, so that a signal at any time ends the run as interrupted with its
 // results kept instead of killing the process.
@@ -8,9 +8,9 @@
 
 #include <unistd.h>
 
-#include "app.hpp"
+#include "common.hpp"
 
-namespace trace_app {
+namespace senda_app {
 
 namespace {
 volatile std::sig_atomic_t g_stop = 0;  // the only state a signal handler may touch
@@ -33,4 +33,4 @@ void install_stop_handler() {
 
 bool stop_requested() { return g_stop != 0; }
 
-}  // namespace trace_app
+}  // namespace senda_app

@@ -1,0 +1,18 @@
+// cosim FILE.cfg [options] [section.key=value ...]: co-simulates the units of the
+// [cosim] section of FILE.cfg (docs/config.md "Co-simulation"; `cosim --help`) and
+// writes DIR/cosim_history.csv (flushed per macro step) and DIR/summary.json.
+//
+// Exit codes (apps/common): 0 the run completed, 1 an output error (results kept),
+// 2 bad input (nothing written), 3 internal error, 130 interrupted by SIGINT or
+// SIGTERM (the history keeps every finished macro step).
+#include "app.hpp"
+
+int main(int argc, char** argv) {
+  senda_app::install_stop_handler();  // first: a signal at any time is an interruption, not a kill
+  const cosim_app::Parsed parsed = cosim_app::parse_command(argc, argv);
+  if (!parsed.command) return parsed.exit;
+  const cosim_app::Command& cmd = *parsed.command;
+  return senda_app::guarded("cosim", [&] {
+    return cosim_app::run_cosim(senda_app::read_config(cmd.cfg, cmd.overrides), cmd);
+  });
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The cosim command (docs/config.md "The cosim command"): a run of seed 002's
+# Jacobi f-d configuration and its files, overrides, --plot, the refusals (an
+# existing DIR, a trace file, a bad command line), --help, and SIGINT: exit 130
+# with summary.json "interrupted" and every finished macro step in the history.
+# usage: cosim.sh COSIM SOURCE_DIR WORK_DIR
+set -u
+cosim=$1; src=$2; work=$3
+rm -rf "$work"; mkdir -p "$work"
+fail=0
+py=/usr/bin/python3
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+
+# 1. Table 3, Jacobi f-d ZOH: exit 0, 10 000 rows, the library's numbers (tests/cosim/seed_test.cpp).
+"$cosim" "$src/problems/cosim/seed002-fd.cfg" --out "$work/fd" --plot > "$work/fd.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "seed002-fd exit 0" || bad "seed002-fd exit $rc: $(cat "$work/fd.out")"
+rows=$(($(wc -l < "$work/fd/cosim_history.csv") - 1))
+[ "$rows" -eq 10001 ] && ok "history has 10001 rows (t = 0 and 10 000 macro steps)" || bad "history has $rows rows"
+$py - "$work/fd" <<'PY' && ok "summary.json and the history agree; E(10 s) = 16 783.67 J" || fail=1
+import csv, json, sys
+d = sys.argv[1]
+s = json.load(open(d + "/summary.json"))
+rows = list(csv.DictReader(open(d + "/cosim_history.csv")))
+assert s["termination"] == "completed" and s["steps"] == 10000, s
+last = rows[-1]
+assert abs(float(last["E_total"]) - s["energy"]["final"]) < 1e-9, (last["E_total"], s["energy"]["final"])
+assert abs(s["energy"]["final"] - 16783.67314) < 1e-3, s["energy"]["final"]   # tests/cosim/seed_test.cpp
+assert abs(float(last["residual_sum"]) - s["residual_sum"]) < 1e-9
+# E_total is the sum of the units' energies in every row.
+for r in rows[::500]:
+    assert abs(float(r["E_ss1"]) + float(r["E_ss2"]) - float(r["E_total"])) < 1e-9 * float(r["E_total"])
+PY
+if command -v gnuplot > /dev/null; then
+  [ -s "$work/fd/energy.png" ] && [ -s "$work/fd/energy.svg" ] && ok "--plot rendered energy.png/.svg" || bad "--plot: no figure"
+fi
+
+# 2. Overrides: Table 4's FOH y1 + FOH u2 (multirate) is accurate (band < 60 J).
+"$cosim" "$src/problems/cosim/seed002-fd.cfg" --out "$work/ff" --quiet parameters.h2=1e-4 parameters.y1=1 parameters.u2=1 > /dev/null 2>&1
+$py -c "
+import json, sys; s = json.load(open('$work/ff/summary.json'))
+sys.exit(0 if s['energy']['max_deviation'] < 60 and s['units'][1]['micro_step'] == 1e-4 else 1)" \
+  && ok "overrides: FOH y1 + FOH u2 multirate within 60 J" || bad "overrides run"
+
+# 3. Refusals: exit 2, nothing written.
+"$cosim" "$src/problems/cosim/seed002-fd.cfg" --out "$work/fd" > /dev/null 2> "$work/exists.err"
+[ $? -eq 2 ] && grep -q "overwrite" "$work/exists.err" && ok "existing DIR refused" || bad "existing DIR: $(cat "$work/exists.err")"
+"$cosim" "$src/problems/von-mises.cfg" --out "$work/vm" > /dev/null 2> "$work/vm.err"
+[ $? -eq 2 ] && grep -q "not a co-simulation file" "$work/vm.err" && [ ! -e "$work/vm" ] && ok "a trace file refused" \
+  || bad "trace file: $(cat "$work/vm.err")"
+"$cosim" > /dev/null 2> "$work/none.err"
+[ $? -eq 2 ] && grep -q "no configuration file given" "$work/none.err" && ok "no file: exit 2" || bad "no file"
+"$cosim" "$src/problems/cosim/seed002-fd.cfg" cosim.macro_step > /dev/null 2> "$work/ov.err"
+[ $? -eq 2 ] && grep -q "is not an override" "$work/ov.err" && ok "bad override: exit 2" || bad "bad override"
+
+# --compare: earlier runs in the same figure; refused without --plot or without a history.
+"$cosim" "$src/problems/cosim/seed002-dd.cfg" --out "$work/cmp" --quiet --plot --compare "$work/fd,$work/ff" > /dev/null 2>&1
+[ $? -eq 0 ] && grep -q "$work/fd/cosim_history.csv" "$work/cmp/energy.gp" && grep -q "$work/ff/cosim_history.csv" "$work/cmp/energy.gp" \
+  && ok "--compare: three curves in energy.gp" || bad "--compare: $(cat "$work/cmp/energy.gp" 2>&1)"
+"$cosim" "$src/problems/cosim/seed002-dd.cfg" --out "$work/cmp2" --compare "$work/fd" > /dev/null 2> "$work/cmp2.err"
+[ $? -eq 2 ] && grep -q "goes with --plot" "$work/cmp2.err" && [ ! -e "$work/cmp2" ] && ok "--compare without --plot: exit 2" || bad "--compare without --plot"
+"$cosim" "$src/problems/cosim/seed002-dd.cfg" --out "$work/cmp3" --plot --compare "$work/nothing" > /dev/null 2> "$work/cmp3.err"
+[ $? -eq 2 ] && grep -q "holds no cosim_history.csv" "$work/cmp3.err" && [ ! -e "$work/cmp3" ] && ok "--compare of no results: exit 2" || bad "--compare of no results"
+
+# 4. --help lists every [cosim] key.
+"$cosim" --help > "$work/help.txt"
+for k in end_time macro_step scheme order max_iterations tolerance unit connect plot; do
+  grep -q "cosim\.$k" "$work/help.txt" || bad "--help lacks cosim.$k"
+done
+ok "--help lists the [cosim] keys"
+
+# 5. A full disk (a 64 kB tmpfs; needs root, skipped otherwise): exit 1, the
+# message names the file with the system's reason, the history ends in whole rows.
+mkdir -p "$work/disk"
+if mount -t tmpfs -o size=64k tmpfs "$work/disk" 2> /dev/null; then
+  "$cosim" "$src/problems/cosim/seed002-fd.cfg" --out "$work/disk/run" --quiet > "$work/disk.log" 2>&1
+  rc=$?
+  h="$work/disk/run/cosim_history.csv"
+  cols=$(head -n 1 "$h" | awk -F, '{print NF}')
+  partial=$(awk -F, -v n="$cols" 'NF != n' "$h" | wc -l)
+  last=$(tail -c 1 "$h" | od -An -c | tr -d ' ')
+  if [ $rc -eq 1 ] && grep -q "cosim_history.csv: write failed: No space left on device" "$work/disk.log"      && [ "$partial" -eq 0 ] && [ "$last" = '\n' ]; then
+    ok "full disk: exit 1, $(($(wc -l < "$h") - 1)) whole rows kept"
+  else
+    bad "full disk: exit $rc, $partial partial rows: $(cat "$work/disk.log")"
+  fi
+  umount "$work/disk"
+else
+  echo "skip full disk: cannot mount a tmpfs (not root?)"
+fi
+
+# 6. SIGINT: a long run stops at the next macro step, exit 130, results kept.
+"$cosim" "$src/problems/cosim/seed002-dd.cfg" --out "$work/int" --quiet cosim.end_time=10000 > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ -s "$work/int/cosim_history.csv" ] && break; sleep 0.05; done
+sleep 0.3
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc -eq 130 ] && ok "SIGINT: exit 130" || bad "SIGINT: exit $rc"
+$py - "$work/int" <<'PY' && ok "SIGINT: summary.json interrupted, the history holds every finished step" || fail=1
+import json, sys
+d = sys.argv[1]
+s = json.load(open(d + "/summary.json"))
+n = sum(1 for _ in open(d + "/cosim_history.csv")) - 1
+assert s["termination"] == "interrupted" and 0 < s["steps"] < 10**8, s
+assert n == s["steps"] + 1, (n, s["steps"])
+PY
+exit $fail
