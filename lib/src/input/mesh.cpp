@@ -204,6 +204,12 @@ class MshParser {
   void nodes();
   void elements();
   void check();
+  // The header of $Nodes and $Elements: the block count and the item count.
+  struct Blocks {
+    long long blocks = 0, total = 0;
+  };
+  Blocks begin_blocks(const char* section, bool& seen, const char* items);
+  long long block_dim();  // the entityDim of a block, in [0, 3]
   // The data of a section starts on the line after its name; binary data right there.
   void begin_data() {
     if (!m_.binary) return;
@@ -271,18 +277,29 @@ void MshParser::entities() {
   r_.expect_end("$Entities");
 }
 
-void MshParser::nodes() {
-  r_.set_section("$Nodes");
-  if (seen_nodes_) r_.fail("a second $Nodes section");
-  seen_nodes_ = true;
+MshParser::Blocks MshParser::begin_blocks(const char* section, bool& seen, const char* items) {
+  r_.set_section(section);
+  if (seen) r_.fail(std::string("a second ") + section + " section");
+  seen = true;
   begin_data();
-  const long long blocks = r_.count("numEntityBlocks", 8);
-  const long long total = r_.count("numNodes", 8);
-  r_.integer("minNodeTag", 8);
-  r_.integer("maxNodeTag", 8);
+  Blocks h;
+  h.blocks = r_.count("numEntityBlocks", 8);
+  h.total = r_.count(items, 8);
+  r_.integer("minimum tag", 8);
+  r_.integer("maximum tag", 8);
+  return h;
+}
+
+long long MshParser::block_dim() {
+  const long long dim = r_.integer("entityDim", 4);
+  if (dim < 0 || dim > 3) r_.fail("entityDim " + std::to_string(dim) + " (0 to 3)");
+  return dim;
+}
+
+void MshParser::nodes() {
+  const auto [blocks, total] = begin_blocks("$Nodes", seen_nodes_, "numNodes");
   for (long long b = 0; b < blocks; ++b) {
-    const long long dim = r_.integer("entityDim", 4);
-    if (dim < 0 || dim > 3) r_.fail("entityDim " + std::to_string(dim) + " (0 to 3)");
+    const long long dim = block_dim();
     r_.integer("entityTag", 4);
     const long long parametric = r_.integer("parametric", 4);
     if (parametric != 0 && parametric != 1) r_.fail("parametric " + std::to_string(parametric) + " (0 or 1)");
@@ -306,17 +323,9 @@ void MshParser::nodes() {
 }
 
 void MshParser::elements() {
-  r_.set_section("$Elements");
-  if (seen_elements_) r_.fail("a second $Elements section");
-  seen_elements_ = true;
-  begin_data();
-  const long long blocks = r_.count("numEntityBlocks", 8);
-  const long long total = r_.count("numElements", 8);
-  r_.integer("minElementTag", 8);
-  r_.integer("maxElementTag", 8);
+  const auto [blocks, total] = begin_blocks("$Elements", seen_elements_, "numElements");
   for (long long b = 0; b < blocks; ++b) {
-    const long long dim = r_.integer("entityDim", 4);
-    if (dim < 0 || dim > 3) r_.fail("entityDim " + std::to_string(dim) + " (0 to 3)");
+    const long long dim = block_dim();
     const long long entity = r_.integer("entityTag", 4);
     const long long type = r_.integer("elementType", 4);
     const std::string block = fmt::format("the block of entity {} of dimension {}", entity, dim);
