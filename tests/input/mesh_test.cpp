@@ -5,6 +5,8 @@
 // Bad meshes are in the bad-input corpus (tests/bad-input/27x-28x, tests/cli/bad_input.sh).
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "senda/input/builder.hpp"
@@ -128,4 +130,59 @@ TEST_CASE("mesh: messages name the file, the entity and the group", "[input][mes
   CHECK_THAT(build_error(two_bar_cfg("two-bar.msh"), "/nonexistent/x.cfg"),
              Catch::Contains("/nonexistent/two-bar.msh: cannot read the mesh: no such file"));
   CHECK(build_error(two_bar_cfg(kDir + "two-bar.msh"), "/nonexistent/x.cfg").empty());  // absolute
+}
+
+TEST_CASE("mesh: parametric coordinates, skipped sections and refused structure", "[input][mesh]") {
+  // problems/deep-arch.geo with n = 2, written by gmsh with -save_parametric (binary:
+  // a u after x y z of every node inside a curve) and without (ASCII).
+  const input::Mesh p = input::read_msh(kDir + "arch-parametric.msh");
+  const input::Mesh a = input::read_msh(kDir + "arch.msh");
+  REQUIRE(p.nodes.size() == 5);
+  REQUIRE(a.nodes.size() == 5);
+  for (std::size_t i = 0; i < a.nodes.size(); ++i) {
+    CHECK(p.nodes[i].tag == a.nodes[i].tag);
+    // Gmsh writes ASCII reals with 16 significant digits: equal to 1e-15.
+    CHECK((p.nodes[i].x - a.nodes[i].x).norm() <= 1e-15);
+  }
+  CHECK(p.elements_in("arch").size() == 4);
+
+  // Small ASCII files written here: an unknown section is skipped, the rest refused.
+  const std::string two = std::string("$MeshFormat\n4.1 0 8\n$EndMeshFormat\n");
+  const std::string body =
+      "$Nodes\n1 2 1 2\n1 1 0 2\n1\n2\n0 0 0\n1 0 0\n$EndNodes\n$Elements\n1 1 1 1\n1 1 1 1\n1 1 2\n$EndElements\n";
+  const std::filesystem::path dir = std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / "mesh-reader";
+  std::filesystem::create_directories(dir);
+  auto read = [&](const std::string& name, const std::string& text) {
+    const std::filesystem::path f = dir / name;
+    std::ofstream(f, std::ios::binary) << text;
+    return input::read_msh(f);
+  };
+  auto error = [&](const std::string& name, const std::string& text) {
+    try {
+      read(name, text);
+    } catch (const input::MeshError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const input::Mesh m = read("comment.msh", two + "$Comment\nanything $Nodes\n$EndComment\n" + body);
+  CHECK(m.nodes.size() == 2);
+  CHECK(m.elements.size() == 1);
+  CHECK(m.elements_in("x").empty());  // no groups: nothing is named
+  CHECK_THAT(error("second.msh", two + body + "$Nodes\n0 0 0 0\n$EndNodes\n"),
+             Catch::Contains("second.msh: line 17 ($Nodes): a second $Nodes section"));
+  CHECK_THAT(error("count.msh", two + "$Nodes\n1 3 1 2\n1 1 0 2\n1\n2\n0 0 0\n1 0 0\n$EndNodes\n"),
+             Catch::Contains("($Nodes): the header gives 3 nodes, the blocks hold 2"));
+  CHECK_THAT(error("far.msh", two + "$Nodes\n1 1 1 1\n0 1 0 1\n1\n1e101 0 0\n$EndNodes\n"),
+             Catch::Contains("node 1: a coordinate exceeds 1e100"));
+  CHECK_THAT(error("nan.msh", two + "$Nodes\n1 1 1 1\n0 1 0 1\n1\nnan 0 0\n$EndNodes\n"),
+             Catch::Contains("line 8 ($Nodes): node coordinate: 'nan' is not a finite number"));
+  CHECK_THAT(error("partitioned.msh", two + "$PartitionedEntities\n2\n$EndPartitionedEntities\n" + body),
+             Catch::Contains("a partitioned mesh"));
+  CHECK_THAT(error("noelements.msh", two + "$Nodes\n0 0 0 0\n$EndNodes\n"), Catch::Contains("no $Elements section"));
+  CHECK_THAT(error("end.msh", two + "$Nodes\n0 0 0 0\n$EndElements\n"),
+             Catch::Contains("line 6 ($Nodes): expected $EndNodes, found '$EndElements'"));
+  CHECK_THAT(error("empty.msh", ""), Catch::Contains("empty.msh: the mesh file is empty"));
+  CHECK_THAT(error("tag.msh", two + "$Nodes\n1 1 1 1\n0 1 0 1\n0\n0 0 0\n$EndNodes\n"),
+             Catch::Contains("($Nodes): node tag 0 is outside [1, 2147483647]"));
 }

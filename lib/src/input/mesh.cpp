@@ -182,8 +182,17 @@ std::string read_bytes(const fs::path& file, std::uintmax_t max_bytes) {
   if (size > max_bytes) throw MeshError(name + ": the mesh is larger than " + std::to_string(max_bytes >> 20) + " MiB");
   std::ifstream in(file, std::ios::binary);
   if (!in) throw MeshError(name + ": cannot open the mesh");
+  // Not a mesh at all (a library, an image): said before the whole file is read.
+  std::string head(64, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  if (head.empty()) throw MeshError(name + ": the mesh file is empty");
+  const std::size_t start = head.find_first_not_of(" \t\r\n");
+  if (start == std::string::npos || head.compare(start, 11, "$MeshFormat") != 0)
+    throw MeshError(name + ": line 1: not a Gmsh MSH file (it must start with $MeshFormat)");
+  in.clear();
+  in.seekg(0);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.empty()) throw MeshError(name + ": the mesh file is empty");
   return bytes;
 }
 
@@ -314,6 +323,9 @@ void MshParser::nodes() {
     for (long long i = 0; i < n; ++i) {
       Eigen::Vector3d& x = m_.nodes[first + static_cast<std::size_t>(i)].x;
       for (int k = 0; k < 3; ++k) x[k] = r_.real("node coordinate");
+      // As for model.node: the extent and the duplicate test stay finite.
+      if (x.cwiseAbs().maxCoeff() > 1e100)
+        r_.fail(fmt::format("node {}: a coordinate exceeds 1e100 in magnitude", m_.nodes[first + static_cast<std::size_t>(i)].tag));
       for (int k = 0; k < extra; ++k) r_.real("parametric coordinate");
     }
   }
