@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "senda/analysis/analysis.hpp"
 #include "senda/input/builder.hpp"
 #include "senda/input/mesh.hpp"
 #include "senda/linalg/factorization.hpp"
@@ -185,4 +186,37 @@ TEST_CASE("mesh: parametric coordinates, skipped sections and refused structure"
   CHECK_THAT(error("empty.msh", ""), Catch::Contains("empty.msh: the mesh file is empty"));
   CHECK_THAT(error("tag.msh", two + "$Nodes\n1 1 1 1\n0 1 0 1\n0\n0 0 0\n$EndNodes\n"),
              Catch::Contains("($Nodes): node tag 0 is outside [1, 2147483647]"));
+}
+
+TEST_CASE("mesh: 3D beams from a mesh: the plane arch in 3D has the 2D limit load", "[input][mesh]") {
+  // The 20-element mesh of problems/deep-arch.geo, as plane beams (model.dim = 2) and as
+  // space beams (Beam3D, section axis e2 = z) with the out-of-plane dofs of every node
+  // of the group fixed: the plane case of Beam3D is Beam2D's formulation
+  // (docs/notes/beam3d.md), so both limit points are the same point.
+  const std::string mesh = std::string(SENDA_SOURCE_DIR) + "/tests/problems/mesh/deep-arch-20.msh";
+  const std::string tail =
+      "load = group:apex uy -1.0\n[continuation]\ninitial_step = 0.5\n[stop]\nmax_steps = 200\n"
+      "displacement = 2 uy 1.16\n[branches]\nswitch = false\n[output]\ntrack = 2 uy\n";
+  const std::string plane = "[model]\nmesh = " + mesh +
+                            "\nbeam = group:arch 1e6 1e6 1.0\nfix = group:hinged ux uy\nfix = group:clamped ux uy rz\n" + tail;
+  const std::string space = "[model]\ndim = 3\nmesh = " + mesh +
+                            "\nbeam = group:arch 1e6 1e6 1e6 1.0 1.0 1.0 0 0 1\nfix = group:arch uz rx ry\n"
+                            "fix = group:hinged all\nfix = group:clamped all rz\n" + tail;
+  double lambda[2];
+  int k = 0;
+  for (const std::string* text : {&plane, &space}) {
+    const input::Spec s = input::build(input::Config::parse(*text, kDir + "arch.cfg"));
+    // 21 nodes; 2D: 3 dofs each less 2 + 3 supported; 3D: the free ux uy rz of the same.
+    CHECK(s.model->size() == 58);
+    analysis::Analysis a(*s.model, s.analysis);
+    const analysis::TraceResult r = a.run();
+    const analysis::CriticalRecord* lp = r.find("LP1");
+    REQUIRE(lp);
+    REQUIRE(lp->point.converged);
+    lambda[k++] = lp->point.lambda;
+  }
+  INFO("2D " << lambda[0] << ", 3D " << lambda[1]);
+  CHECK(std::abs(lambda[0] - 9.30589851932) <= 1e-9 * 9.3);  // cfg_catalogue_test's 20-element value
+  // Both located to critical.tolerance = 1e-10 (scaled): 1e-9 relative bounds the two.
+  CHECK(std::abs(lambda[1] - lambda[0]) <= 1e-9 * lambda[0]);
 }
