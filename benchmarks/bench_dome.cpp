@@ -10,12 +10,17 @@
 // Per run: unknowns, bars, points, Newton iterations, factorizations (path and
 // location), the time of the numeric factorizations and per factorization, the
 // symbolic analysis, assembly, solves and the whole run, LP1 (λ, residual,
-// iterations, LP1/P_star), the crossings (negative pivots before/after), peak RSS.
+// iterations, LP1/P_star), the crossings (negative pivots before/after), the
+// negative pivots at every point, peak RSS; and per size, the backends compared:
+// the same inertia at every point, the largest relative difference of λ on the path
+// and at LP1. Output: {"runs": [...], "comparisons": [...]}.
 // The run stops when the crown has moved 0.8 h₁ (past LP1 at about 0.3 h₁).
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -38,6 +43,16 @@ double peak_rss_mib() {
   return static_cast<double>(u.ru_maxrss) / 1024.0;  // Linux: kilobytes
 }
 
+// The inertia (negative pivots) and λ of every accepted point, to compare backends.
+struct PointLog : analysis::Observer {
+  std::vector<int> negative_pivots;
+  std::vector<double> lambda;
+  void on_point(int, const continuation::PathPoint& p) override {
+    negative_pivots.push_back(p.negative_pivots);
+    lambda.push_back(p.lambda);
+  }
+};
+
 nlohmann::json run(int rings, linalg::Solver solver) {
   input::DomeOptions o;
   o.rings = rings;
@@ -47,7 +62,8 @@ nlohmann::json run(int rings, linalg::Solver solver) {
   config.apply_override(std::string("linalg.solver=") + linalg::to_string(solver));
   const input::Spec spec = input::build(config);
   analysis::Analysis a(*spec.model, spec.analysis);
-  const analysis::TraceResult r = a.run();
+  PointLog log;
+  const analysis::TraceResult r = a.run(log);
   nlohmann::json j;
   j["rings"] = rings;
   j["solver"] = linalg::to_string(solver);
@@ -79,6 +95,8 @@ nlohmann::json run(int rings, linalg::Solver solver) {
                          {"negative_pivots_before", c.crossing.negative_pivots_before},
                          {"negative_pivots_after", c.crossing.negative_pivots_after}});
   j["crossings"] = crossings;
+  j["negative_pivots"] = log.negative_pivots;  // at every accepted point, in order
+  j["lambda"] = log.lambda;
   j["peak_rss_mib"] = peak_rss_mib();
   return j;
 }
@@ -143,6 +161,29 @@ int main(int argc, char** argv) {
       std::cerr << "rings " << n << " " << linalg::to_string(s) << ": " << runs.back().value("time_s", nlohmann::json{})
                 << "\n";
     }
-  std::cout << runs.dump(2) << std::endl;
+  // Backends against each other, per size: the same inertia at every point, and the
+  // largest relative difference of λ along the path and at LP1.
+  nlohmann::json comparisons = nlohmann::json::array();
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    for (std::size_t k = i + 1; k < runs.size(); ++k) {
+      const nlohmann::json &a = runs[i], &b = runs[k];
+      if (!a.contains("negative_pivots") || !b.contains("negative_pivots") || a["rings"] != b["rings"]) continue;
+      double path = 0.0;
+      const auto& la = a["lambda"];
+      const auto& lb = b["lambda"];
+      for (std::size_t p = 0; p < std::min(la.size(), lb.size()); ++p)
+        path = std::max(path, std::abs(la[p].get<double>() - lb[p].get<double>()) /
+                                  std::max(std::abs(la[p].get<double>()), 1e-300));
+      nlohmann::json c = {{"rings", a["rings"]},
+                          {"solvers", {a["solver"], b["solver"]}},
+                          {"same_inertia_at_every_point", a["negative_pivots"] == b["negative_pivots"]},
+                          {"max_relative_lambda_difference_on_path", path}};
+      if (a["LP1"].is_object() && b["LP1"].is_object())
+        c["LP1_relative_difference"] = std::abs(a["LP1"]["lambda"].get<double>() - b["LP1"]["lambda"].get<double>()) /
+                                       std::abs(a["LP1"]["lambda"].get<double>());
+      comparisons.push_back(c);
+    }
+  for (nlohmann::json& r : runs) r.erase("lambda");
+  std::cout << nlohmann::json{{"runs", runs}, {"comparisons", comparisons}}.dump(2) << std::endl;
   return 0;
 }
