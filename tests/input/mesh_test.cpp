@@ -184,6 +184,11 @@ TEST_CASE("mesh: parametric coordinates, skipped sections and refused structure"
   CHECK_THAT(error("end.msh", two + "$Nodes\n0 0 0 0\n$EndElements\n"),
              Catch::Contains("line 6 ($Nodes): expected $EndNodes, found '$EndElements'"));
   CHECK_THAT(error("empty.msh", ""), Catch::Contains("empty.msh: the mesh file is empty"));
+  // One node (extent 0): read; two at one place: duplicates.
+  CHECK(read("one.msh", two + "$Nodes\n1 1 1 1\n0 1 0 1\n1\n0.5 0 0\n$EndNodes\n$Elements\n0 0 0 0\n$EndElements\n")
+            .nodes.size() == 1);
+  CHECK_THAT(error("same.msh", two + "$Nodes\n1 2 1 2\n0 1 0 2\n1\n2\n0.5 0 0\n0.5 0 0\n$EndNodes\n$Elements\n0 0 0 0\n$EndElements\n"),
+             Catch::Contains("duplicate nodes: nodes 1 and 2 are at the same position (0.5, 0, 0)"));
   CHECK_THAT(error("tag.msh", two + "$Nodes\n1 1 1 1\n0 1 0 1\n0\n0 0 0\n$EndNodes\n"),
              Catch::Contains("($Nodes): node tag 0 is outside [1, 2147483647]"));
 }

@@ -396,7 +396,8 @@ void MshParser::check() {
   }
   // Duplicate positions: a grid of cells of size tol; a pair closer than tol is in
   // neighbouring cells. (A non-coherent geometry gives Gmsh nodes that coincide.)
-  if (m_.nodes.size() > 1 && tol == 0.0)
+  if (m_.nodes.size() < 2) return;
+  if (tol == 0.0)
     throw MeshError(fmt::format("{}: duplicate nodes: nodes {} and {} are at the same position {}", f, m_.nodes[0].tag,
                                 m_.nodes[1].tag, at(m_.nodes[0].x)));
   struct Key {
@@ -405,7 +406,9 @@ void MshParser::check() {
   };
   struct Hash {
     std::size_t operator()(const Key& c) const {
-      return std::hash<long long>()(c.i * 73856093LL ^ c.j * 19349663LL ^ c.k * 83492791LL);
+      // Unsigned: the products wrap (cell indices reach 1e12), signed ones would overflow.
+      const auto u = [](long long v) { return static_cast<unsigned long long>(v); };
+      return static_cast<std::size_t>(u(c.i) * 73856093ULL ^ u(c.j) * 19349663ULL ^ u(c.k) * 83492791ULL);
     }
   };
   std::unordered_map<Key, std::vector<int>, Hash> cells;
