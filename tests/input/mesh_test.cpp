@@ -127,6 +127,22 @@ TEST_CASE("mesh: messages name the file, the entity and the group", "[input][mes
              Catch::Contains("x.cfg:6: key 'model.truss'") &&
                  Catch::Contains("element 5 of the physical group 'bars': its tag as an element id is already used by "
                                  "model.truss at line 5"));
+  // .cfg nodes and bars mixed with the mesh's (ids apart), and a dead load on a group.
+  {
+    const input::Spec s = input::build(input::Config::parse(
+        "[model]\nmesh = two-bar.msh\nnode = 11 -1 1\nnode = 12 1 1\ntruss = 40 11 2 1.0\ntruss = 41 2 12 1.0\n"
+        "truss = group:bars 1.0\nfix = group:base all\nfix = 11 all\nfix = 12 all\nload = group:apex uy -1.0\n"
+        "dead_load = group:apex ux 0.25\n",
+        file));
+    CHECK(s.model->element_count() == 4);
+    CHECK(s.model->size() == 2);  // the apex, node 2 of the mesh, is the one free node
+    CHECK(s.model->node_count() == 5);
+    const model::Model& m = *s.model;
+    const int apex = m.equation(3, model::Component::Ux);  // node index 3: the mesh's node 2 (after 11, 12, 1)
+    REQUIRE(m.node_id(3) == 2);
+    CHECK(m.dead_load()[apex] == 0.25);
+    CHECK(m.reference_load()[m.equation(3, model::Component::Uy)] == -1.0);
+  }
   // A mesh relative to the .cfg's directory, not the working directory.
   CHECK_THAT(build_error(two_bar_cfg("two-bar.msh"), "/nonexistent/x.cfg"),
              Catch::Contains("/nonexistent/two-bar.msh: cannot read the mesh: no such file"));
