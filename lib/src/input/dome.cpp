@@ -108,7 +108,8 @@ std::string dome_config(const DomeOptions& o) {
     fmt::format_to(out, "node = {} {:.17g} {:.17g} {:.17g}\n", i + 1, rho * std::cos(v.angle), rho * std::sin(v.angle), z);
   }
   // Each bar once: the three lattice directions (1, 0), (0, 1), (−1, 1) from every
-  // node; bars between two rim nodes are kept (they hold nothing, being pinned).
+  // node; the edges between two rim nodes are left out (both ends pinned: they would
+  // carry nothing).
   int bar = 0;
   const int dirs[3][2] = {{1, 0}, {0, 1}, {-1, 1}};
   for (const LatticeNode& v : nodes)
@@ -116,7 +117,7 @@ std::string dome_config(const DomeOptions& o) {
       const int other = at(v.q + d[0], v.r + d[1]);
       if (other == 0) continue;
       const int self = at(v.q, v.r);
-      if (v.ring == n && nodes[static_cast<std::size_t>(other) - 1].ring == n) continue;  // rim to rim: both fixed
+      if (v.ring == n && nodes[static_cast<std::size_t>(other) - 1].ring == n) continue;
       fmt::format_to(out, "truss = {} {} {} {:.17g}\n", ++bar, self, other, o.EA);
     }
   for (std::size_t i = 0; i < nodes.size(); ++i)

@@ -7,9 +7,10 @@
 // k = 0), each ring placed on the circle of plan radius ρ_k = k a/n (a the base
 // radius, the angle kept from the lattice position) and lifted onto the spherical cap
 // of rise H: z = √(R² − ρ²) − √(R² − a²), R = (a² + H²)/(2H). Bars: the lattice's
-// edges (each node joined to its six neighbours), pin-jointed, EA, Green–Lagrange.
+// edges (each node joined to its six neighbours) but those between two rim nodes,
+// pin-jointed, EA, Green–Lagrange.
 // Supports: every rim node (ring n) pinned (ux uy uz). Unknowns 3(1 + 3n(n − 1)):
-// n = 34 gives 10 101, n = 105 gives 98 281, n = 334 gives 1 000 000 (3·3n² ≈ 10⁶).
+// n = 34 gives 10 101, n = 105 gives 98 283, n = 334 gives 1 001 001.
 //
 // Load: `Apex`, a point load at the crown (node 1, uz −1): the crown's six bars snap
 // through as a von Mises star (an axisymmetric dimple), a limit point that exists at
