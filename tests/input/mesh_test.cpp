@@ -223,6 +223,14 @@ TEST_CASE("mesh: 3D beams from a mesh: the plane arch in 3D has the 2D limit loa
   const std::string space = "[model]\ndim = 3\nmesh = " + mesh +
                             "\nbeam = group:arch 1e6 1e6 1e6 1.0 1.0 1.0 0 0 1\nfix = group:arch uz rx ry\n"
                             "fix = group:hinged all\nfix = group:clamped all rz\n" + tail;
+  {
+    // A hinge names a member from the mesh by its element tag: line 13 ends at the
+    // crown (node 2), line 14 starts there; releasing 13 adds its own end rotation.
+    const input::Spec s = input::build(input::Config::parse(plane + "[model]\nhinge = 2 13\n", kDir + "arch.cfg"));
+    CHECK(s.model->size() == 59);
+    CHECK_THAT(test::build_error(plane + "[model]\nhinge = 2 12\n", kDir + "arch.cfg"),
+               Catch::Contains("member 12 does not touch node 2 (it joins nodes 11 and 12)"));
+  }
   double lambda[2];
   int k = 0;
   for (const std::string* text : {&plane, &space}) {
