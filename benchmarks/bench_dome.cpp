@@ -10,7 +10,7 @@
 // Per run: unknowns, bars, points, Newton iterations, factorizations (path and
 // location), the time of the numeric factorizations and per factorization, the
 // symbolic analysis, assembly, solves and the whole run, LP1 (λ, residual,
-// iterations, LP1/P_star), the crossings (negative pivots before/after), the
+// iterations, the load λ P_star), the crossings (negative pivots before/after), the
 // negative pivots at every point, peak RSS; and per size, the backends compared:
 // the same inertia at every point, the largest relative difference of λ on the path
 // and at LP1. Output: {"runs": [...], "comparisons": [...]}.
@@ -82,7 +82,8 @@ nlohmann::json run(int rings, linalg::Solver solver) {
                  {"solve", r.stats.solve_s}};
   if (const analysis::CriticalRecord* lp = r.find("LP1")) {
     j["LP1"] = {{"lambda", lp->point.lambda},
-                {"ratio_to_star", lp->point.lambda / input::star_limit_load(o)},
+                {"load", lp->point.lambda * input::star_limit_load(o)},  // λ is in units of P_star
+                {"P_star", input::star_limit_load(o)},
                 {"converged", lp->point.converged},
                 {"residual", lp->point.residual},
                 {"newton_iterations", lp->point.newton_iterations}};

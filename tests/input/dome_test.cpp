@@ -40,8 +40,9 @@ DomeRun trace_dome(int rings) {
   REQUIRE_FALSE(r.crossings.empty());
   CHECK(r.crossings.front().crossing.negative_pivots_before == 0);
   CHECK(r.crossings.front().crossing.negative_pivots_after == 1);
-  const double p_star = input::star_limit_load(o);
-  return {lp->point.lambda, lp->point.lambda / p_star};
+  // The reference load is P_star: λ is the load in its units.
+  CHECK(spec.model->reference_load().cwiseAbs().maxCoeff() == input::star_limit_load(o));
+  return {lp->point.lambda * input::star_limit_load(o), lp->point.lambda};
 }
 }  // namespace
 

@@ -12,7 +12,7 @@
 // Supports: every rim node (ring n) pinned (ux uy uz). Unknowns 3(1 + 3n(n − 1)):
 // n = 34 gives 10 101, n = 105 gives 98 283, n = 334 gives 1 001 001.
 //
-// Load: `Apex`, a point load at the crown (node 1, uz −1): the crown's six bars snap
+// Load: `Apex`, a point load at the crown (node 1, uz −P_star): the crown's six bars snap
 // through as a von Mises star (an axisymmetric dimple), a limit point that exists at
 // every n. Its closed-form bound, the star of the six crown bars with the first ring
 // held fixed (each bar's vertical force EA (h − w) w (2h − w)/(2 L₀³), six of them,
@@ -20,8 +20,11 @@
 //     P_star = (2/√3) EA (h₁/L₁)³,
 // h₁ the height of the crown above ring 1 and L₁ the crown bars' length. The ring
 // yields too, so the dome's limit load is below it; `star_limit_load()` returns it.
-// `Distributed`: uz −1 at every free node (the whole cap; its first critical points
-// are dimples at many nodes at once, multiple by the six-fold symmetry).
+// The reference load is P_star, so that λ is the load in units of the bound: LP1 at
+// λ ≈ 0.547 at every size (a load of 1 would put it at λ ~ EA (a/(nR))³, 1e-9 at
+// n = 105, below the smallest first step the model resolves).
+// `Distributed`: uz −P_star at every free node (the whole cap; its first critical
+// points are dimples at many nodes at once, multiple by the six-fold symmetry).
 #include <string>
 
 namespace senda::input {
@@ -51,7 +54,7 @@ double star_limit_load(const DomeOptions& o);
 double crown_height(const DomeOptions& o);
 
 // The .cfg text of the dome: [problem], [model] (dim = 3, nodes by ring, bars, rim
-// supports, load), [continuation] (first step P_star/20 for the apex load), [stop]
+// supports, load P_star), [continuation] (first step Δλ = 0.05), [stop]
 // (max_steps; the crown's uz past 1.5 h₁), [branches] switch = false, [output] track
 // = 1 uz. Requires validate() == "" (a logic error otherwise).
 std::string dome_config(const DomeOptions& o);
