@@ -64,6 +64,18 @@ TEST_CASE("dome: generated at 2, 3, 4 rings, each traced to a located limit poin
   CHECK(std::abs(r3.ratio - r4.ratio) < 1e-3);
 }
 
+TEST_CASE("dome: the location tolerance follows the round-off floor of large domes", "[input][dome]") {
+  input::DomeOptions o;
+  o.rings = 4;
+  CHECK(input::locate_tolerance(o) == 1e-10);  // small domes: the default, no [critical] in the file
+  CHECK(input::dome_config(o).find("[critical]") == std::string::npos);
+  o.rings = 34;
+  // A quarter of eps EA/P_star, P_star = 2.8515e-8 at 34 rings.
+  CHECK(input::locate_tolerance(o) == Approx(0.25 * 2.220446049250313e-16 / 2.8515042301195424e-08).epsilon(1e-12));
+  const input::Spec s = input::build(input::Config::parse(input::dome_config(o), "dome34.cfg"));
+  CHECK(s.analysis.explorer.finder.locate_options.tolerance == 1.95e-9);  // written with 3 digits
+}
+
 TEST_CASE("dome: options are checked", "[input][dome]") {
   input::DomeOptions o;
   CHECK(o.validate().empty());
