@@ -15,6 +15,7 @@
 #include <fmt/core.h>
 
 #include "senda/analysis/mechanism.hpp"
+#include "senda/input/mesh.hpp"
 #include "senda/input/state.hpp"
 #include "senda/linalg/factorization.hpp"
 #include "senda/model/penalty.hpp"
@@ -77,6 +78,10 @@ struct NodeInfo {
   Entry entry;
 };
 
+// "group:NAME" names a physical group of model.mesh.
+constexpr std::string_view kGroupPrefix = "group:";
+bool is_group(const std::string& field) { return field.rfind(kGroupPrefix, 0) == 0; }
+
 class Builder {
  public:
   explicit Builder(const Config& c) : c_(c) {}
@@ -84,13 +89,33 @@ class Builder {
 
  private:
   const OptionSpec& spec(const char* key) const { return *find_option(key); }
+  // The entries of a record key; one that starts with group:NAME has the syntax of
+  // that form in its messages.
   std::vector<Fields> records(const char* key) const {
     std::vector<Fields> out;
-    for (const Entry* e : c_.all(key)) out.emplace_back(*e, spec(key));
+    for (const Entry* e : c_.all(key)) {
+      const std::vector<std::string> first = split_fields(e->value);
+      const std::string group = group_syntax(key);
+      if (!first.empty() && is_group(first[0]) && !group.empty()) out.emplace_back(*e, group);
+      else out.emplace_back(*e, spec(key));
+    }
     return out;
+  }
+  std::string group_syntax(std::string_view key) const {
+    if (key == "model.truss") return "group:NAME EA [STRAIN]";
+    if (key == "model.beam") return dim_ == 3 ? "group:NAME EA GA2 GA3 GJ EI2 EI3 VX VY VZ" : "group:NAME EA GAS EI";
+    if (key == "model.fix") return "group:NAME COMP [COMP ...]";
+    if (key == "model.load" || key == "model.dead_load") return "group:NAME COMP VALUE";
+    return "";
   }
   Component component(const Fields& f, std::size_t i, bool allow_rotation = true) const;
   const NodeInfo& node(const Fields& f, std::size_t i, const char* what) const;
+  // The node of field i, or every node of the group "group:NAME" (in mesh order).
+  std::vector<const NodeInfo*> nodes_at(const Fields& f, std::size_t i, const char* what) const;
+  // The elements (indices into mesh_->elements) of the group named by field i, which
+  // must exist; lines_only: its 2-node lines, at least one.
+  std::vector<int> group_elements(const Fields& f, std::size_t i, bool lines_only) const;
+  void read_mesh();
   std::string valid_components(bool allow_rotation) const {
     std::string s = dim_ == 3 ? "ux|uy|uz" : "ux|uy";
     if (allow_rotation) s += dim_ == 3 ? "|rx|ry|rz" : "|rz";
@@ -124,6 +149,8 @@ class Builder {
   model::StrainMeasure strain_ = model::StrainMeasure::GreenLagrange;
   model::BeamFormulation formulation_ = model::BeamFormulation::SimoReissner;
   std::unique_ptr<model::Model> model_;
+  std::optional<Mesh> mesh_;           // model.mesh
+  const Entry* mesh_entry_ = nullptr;
   std::map<int, NodeInfo> nodes_;  // by user id
   std::vector<Entry> node_entries_;
   double extent_ = 0.0;            // size of the model, for the zero-length test
@@ -170,6 +197,68 @@ const NodeInfo& Builder::node(const Fields& f, std::size_t i, const char* what) 
   const auto it = nodes_.find(id);
   if (it == nodes_.end()) f.fail(std::string(what) + ": node " + std::to_string(id) + " does not exist", "a node id defined by model.node");
   return it->second;
+}
+
+std::vector<int> Builder::group_elements(const Fields& f, std::size_t i, bool lines_only) const {
+  const std::string name = f[i].substr(kGroupPrefix.size());
+  if (!mesh_) f.fail("'" + f[i] + "' names a physical group, but there is no model.mesh", "model.mesh = FILE.msh");
+  if (mesh_->find_groups(name).empty())
+    f.fail(mesh_->file + ": no physical group is named '" + name + "'", "a group of the mesh: " + mesh_->group_names());
+  std::vector<int> out = mesh_->elements_in(name);
+  if (lines_only) {
+    std::erase_if(out, [&](int e) { return mesh_->elements[e].type != 1; });
+    if (out.empty())
+      f.fail(mesh_->file + ": the physical group '" + name + "' holds no 2-node line elements",
+             "a group of curves meshed with 2-node lines");
+  } else if (out.empty()) {
+    f.fail(mesh_->file + ": the physical group '" + name + "' holds no elements, so no nodes",
+           "a group of points or curves of the mesh");
+  }
+  return out;
+}
+
+std::vector<const NodeInfo*> Builder::nodes_at(const Fields& f, std::size_t i, const char* what) const {
+  if (!is_group(f[i])) return {&node(f, i, what)};
+  std::vector<const NodeInfo*> out;
+  std::set<int> seen;
+  for (int e : group_elements(f, i, false)) {
+    const MeshElement& el = mesh_->elements[e];
+    for (int k = 0; k < (el.type == 1 ? 2 : 1); ++k) {
+      if (!seen.insert(el.nodes[k]).second) continue;
+      const auto it = nodes_.find(el.nodes[k]);
+      if (it == nodes_.end() || it->second.entry.key != "model.mesh")
+        f.fail(fmt::format("{}: node {} of the physical group '{}' is not a node of any truss or beam of the mesh",
+                           mesh_->file, el.nodes[k], f[i].substr(kGroupPrefix.size())));
+      out.push_back(&it->second);
+    }
+  }
+  return out;
+}
+
+// model.mesh = FILE: read here, its nodes added by read_nodes, its lines by read_elements.
+void Builder::read_mesh() {
+  mesh_entry_ = c_.find("model.mesh");
+  if (!mesh_entry_) return;
+  const Entry& e = *mesh_entry_;
+  fs::path file = e.value;
+  // Relative to the .cfg that names it (a problem and its mesh travel together);
+  // an override on the command line is relative to the working directory.
+  if (file.is_relative() && e.file != kCommandLine) file = fs::path(e.file).parent_path() / file;
+  try {
+    mesh_ = read_msh(file);
+  } catch (const MeshError& err) {
+    throw ConfigError(e.file, e.line, e.key, err.what(), "a Gmsh MSH 4.1 file (ASCII or binary)");
+  }
+  bool structural = false;
+  for (const char* key : {"model.truss", "model.beam"})
+    for (const Entry* r : c_.all(key)) {
+      const std::vector<std::string> fields = split_fields(r->value);
+      structural = structural || (!fields.empty() && is_group(fields.front()));
+    }
+  if (!structural)
+    throw ConfigError(e.file, e.line, e.key,
+                      mesh_->file + ": no truss or beam is made from the mesh ('truss = group:NAME EA' or "
+                                    "'beam = group:NAME ...'); groups: " + mesh_->group_names());
 }
 
 int Builder::free_equation(const Fields& f, int node, Component comp, const char* purpose) const {
@@ -233,6 +322,8 @@ std::map<std::pair<int, int>, double> Builder::read_imperfection() const {
   std::set<std::string> node_ids;
   for (const Fields& n : records("model.node"))
     if (n.size() > 0) node_ids.insert(n[0]);
+  if (mesh_)
+    for (const MeshNode& n : mesh_->nodes) node_ids.insert(std::to_string(n.tag));
   for (const auto& [key, v] : offset)
     if (!node_ids.count(std::to_string(key.first)))
       f.fail("the mode file moves node " + std::to_string(key.first) + ", which this model does not have",
@@ -243,7 +334,7 @@ std::map<std::pair<int, int>, double> Builder::read_imperfection() const {
 void Builder::read_nodes() {
   const std::map<std::pair<int, int>, double> offset = read_imperfection();
   const std::vector<Fields> recs = records("model.node");
-  if (recs.empty()) c_.fail(nullptr, "model.node", "no nodes: give at least two 'node = ID X Y" + std::string(dim_ == 3 ? " Z" : "") + "' in [model]");
+  if (recs.empty() && !mesh_) c_.fail(nullptr, "model.node", "no nodes: give at least two 'node = ID X Y" + std::string(dim_ == 3 ? " Z" : "") + "' in [model]");
   Eigen::Vector3d lo = Eigen::Vector3d::Constant(INFINITY), hi = Eigen::Vector3d::Constant(-INFINITY);
   for (const Fields& f : recs) {
     if (dim_ == 3 && f.size() == 3) f.fail("Z is required in a 3D model (model.dim = 3)");
@@ -267,19 +358,72 @@ void Builder::read_nodes() {
     lo = lo.cwiseMin(x);
     hi = hi.cwiseMax(x);
   }
+  // Mesh nodes: those of the lines of the groups a truss or beam is made from.
+  if (mesh_) {
+    std::vector<char> used(mesh_->nodes.size(), 0);
+    for (const char* key : {"model.truss", "model.beam"})
+      for (const Fields& f : records(key))
+        if (f.size() > 0 && is_group(f[0]))
+          for (int e : group_elements(f, 0, true))
+            for (int tag : mesh_->elements[e].nodes) used[mesh_->node_index(tag)] = 1;
+    const Entry& me = *mesh_entry_;
+    for (std::size_t k = 0; k < mesh_->nodes.size(); ++k) {
+      if (!used[k]) continue;
+      const MeshNode& mn = mesh_->nodes[k];
+      Eigen::Vector3d x = mn.x;
+      if (dim_ == 2 && x.z() != 0.0)
+        c_.fail(&me, me.key, fmt::format("{}: node {} has z = {:.17g} in a 2D model (model.dim = 2)", mesh_->file, mn.tag, x.z()),
+                "z = 0 in 2D, or model.dim = 3");
+      for (Component c : {Component::Ux, Component::Uy, Component::Uz})
+        if (const auto it = offset.find({mn.tag, static_cast<int>(c)}); it != offset.end())
+          x[c == Component::Ux ? 0 : c == Component::Uy ? 1 : 2] += it->second;
+      if (const auto it = nodes_.find(mn.tag); it != nodes_.end())
+        c_.fail(&me, me.key, fmt::format("{}: node {} has the id of the node at line {}", mesh_->file, mn.tag,
+                                         it->second.entry.line),
+                "node ids unique across model.node and the mesh");
+      const int index = model_->add_node(mn.tag, x);
+      nodes_.emplace(mn.tag, NodeInfo{index, me});
+      node_entries_.push_back(me);
+      lo = lo.cwiseMin(x);
+      hi = hi.cwiseMax(x);
+    }
+  }
   extent_ = (hi - lo).stableNorm();
 }
 
 void Builder::read_elements() {
   std::map<int, Entry> ids;  // element ids are shared by trusses and springs
-  auto check_id = [&](const Fields& f) {
-    const int id = f.id(0, "ID");
+  // `what`: how the message names the element ("" for the ID field of f).
+  auto claim_id = [&](const Fields& f, int id, const std::string& what) {
     if (const auto it = ids.find(id); it != ids.end())
-      f.fail("element id " + std::to_string(id) + " already used by " + it->second.key + " at line " +
-                 std::to_string(it->second.line),
-             "unique element ids");
+      f.fail((what.empty() ? "element id " + std::to_string(id) : what) + " already used by " + it->second.key +
+                 " at line " + std::to_string(it->second.line),
+             "unique element ids (a mesh's element tags included)");
     ids.emplace(id, f.entry());
     return id;
+  };
+  auto check_id = [&](const Fields& f) { return claim_id(f, f.id(0, "ID"), ""); };
+  // The line elements of the group of a "group:NAME ..." record, with their nodes.
+  struct MeshLine {
+    int tag;
+    const NodeInfo *a, *b;
+  };
+  auto mesh_lines = [&](const Fields& f) {
+    std::vector<MeshLine> out;
+    const std::string group = f[0].substr(kGroupPrefix.size());
+    for (int e : group_elements(f, 0, true)) {
+      const MeshElement& el = mesh_->elements[e];
+      claim_id(f, el.tag, fmt::format("{}: element {} of the physical group '{}': its tag as an element id is", mesh_->file,
+                                      el.tag, group));
+      out.push_back({el.tag, &nodes_.at(el.nodes[0]), &nodes_.at(el.nodes[1])});
+    }
+    return out;
+  };
+  auto strain_field = [&](const Fields& f, std::size_t i) {
+    if (f.size() <= i) return strain_;
+    const auto s = strain_from(f[i]);
+    if (!s) f.fail("STRAIN: unknown strain measure '" + f[i] + "'", "green-lagrange|engineering|logarithmic");
+    return *s;
   };
   auto bar_length = [&](const Fields& f, const NodeInfo& a, const NodeInfo& b) {
     if (a.index == b.index) f.fail("connects node " + f[1] + " to itself");
@@ -304,37 +448,48 @@ void Builder::read_elements() {
     if (dim_ == 3) use(node, Component::Uz);
   };
 
+  auto add_truss = [&](int id, const NodeInfo& a, const NodeInfo& b, double EA, model::StrainMeasure m) {
+    model_->add_element(std::make_unique<model::TrussBar>(id, dim_, a.index, b.index, model_->node_position(a.index),
+                                                          model_->node_position(b.index), EA, m));
+    use_translations(a.index);
+    use_translations(b.index);
+  };
   for (const Fields& f : records("model.truss")) {
+    if (f.size() > 0 && is_group(f[0])) {  // group:NAME EA [STRAIN]
+      f.require(2, 3);
+      const double EA = f.positive(1, "EA");
+      const model::StrainMeasure m = strain_field(f, 2);
+      for (const MeshLine& l : mesh_lines(f)) add_truss(l.tag, *l.a, *l.b, EA, m);
+      continue;
+    }
     f.require(4, 5);
     const int id = check_id(f);
     const NodeInfo& a = node(f, 1, "NODE_A");
     const NodeInfo& b = node(f, 2, "NODE_B");
     bar_length(f, a, b);
     const double EA = f.positive(3, "EA");
-    model::StrainMeasure m = strain_;
-    if (f.size() == 5) {
-      const auto s = strain_from(f[4]);
-      if (!s) f.fail("STRAIN: unknown strain measure '" + f[4] + "'", "green-lagrange|engineering|logarithmic");
-      m = *s;
-    }
-    model_->add_element(std::make_unique<model::TrussBar>(id, dim_, a.index, b.index, model_->node_position(a.index),
-                                                          model_->node_position(b.index), EA, m));
-    use_translations(a.index);
-    use_translations(b.index);
+    add_truss(id, a, b, EA, strain_field(f, 4));
   }
   // Intermediate nodes of meshed beams: ids above every user id, in input order.
   // long: a user id may be 2147483647 (the largest int), and so may id + N − 1.
   long next_node_id = nodes_.empty() ? 1 : nodes_.rbegin()->first + 1L;
   std::vector<Member> members;  // beam members in input order, meshed after the hinges are read
   const long max_elements = *c_.integer("model.max_elements");
-  long elements = static_cast<long>(records("model.truss").size() + records("model.spring").size() +
-                                    records("model.penalty_fix").size() + records("model.penalty_tie").size());
+  long elements = static_cast<long>(records("model.spring").size() + records("model.penalty_fix").size() +
+                                    records("model.penalty_tie").size());
+  for (const Fields& f : records("model.truss"))
+    elements += f.size() > 0 && is_group(f[0]) ? static_cast<long>(group_elements(f, 0, true).size()) : 1;
+  if (elements > max_elements)
+    c_.fail(mesh_entry_, "model.max_elements",
+            "the model has " + std::to_string(elements) + " trusses, springs and penalty elements, more than model.max_elements = " +
+                std::to_string(max_elements) + " (raise model.max_elements for a larger model)");
   // The 3D member has its own syntax (the option table's is the 2D one, kept for
   // the 2D messages).
   std::vector<Fields> beams = records("model.beam");
   if (dim_ == 3) {
     beams.clear();
-    for (const Entry* e : c_.all("model.beam")) beams.emplace_back(*e, std::string(kBeam3DSyntax));
+    for (const Fields& f : records("model.beam"))
+      beams.emplace_back(f.entry(), f.size() > 0 && is_group(f[0]) ? f.syntax() : std::string(kBeam3DSyntax));
   }
   // The total first, from the N fields alone: the loop below records every element
   // id of a member, and 2·10⁶ of them cost a second and 600 MB before the member
@@ -343,6 +498,10 @@ void Builder::read_elements() {
     long total = elements;
     const std::size_t n_field = dim_ == 3 ? 12 : 6;  // position of N
     for (const Fields& f : beams) {
+      if (f.size() > 0 && is_group(f[0])) {
+        total += static_cast<long>(group_elements(f, 0, true).size());
+        continue;
+      }
       if (f.size() != n_field + 1) {
         ++total;
         continue;
@@ -355,7 +514,57 @@ void Builder::read_elements() {
                "at most model.max_elements elements in all");
     }
   }
+  // The section of a beam record, its fields from `o` on (3: after ID A B; 1: after group:NAME).
+  auto read_section = [&](const Fields& f, std::size_t o, Member& m) {
+    if (dim_ == 3) {
+      m.section3.EA = f.positive(o, "EA");
+      m.section3.GA2 = f.positive(o + 1, "GA2");
+      m.section3.GA3 = f.positive(o + 2, "GA3");
+      m.section3.GJ = f.positive(o + 3, "GJ");
+      m.section3.EI2 = f.positive(o + 4, "EI2");
+      m.section3.EI3 = f.positive(o + 5, "EI3");
+      m.ref = {f.real(o + 6, "VX"), f.real(o + 7, "VY"), f.real(o + 8, "VZ")};
+      const double rn = m.ref.stableNorm();
+      if (!(rn > 0.0) || !std::isfinite(rn)) f.fail("VX VY VZ: the reference vector is zero", "a vector not parallel to the member");
+    } else {
+      m.section.EA = f.positive(o, "EA");
+      m.section.GAs = f.positive(o + 1, "GAS");
+      m.section.EI = f.positive(o + 2, "EI");
+    }
+  };
+  // The test of Beam3D, here so that the message names the line: e₂ is the part of
+  // (VX, VY, VZ) normal to the member, and must be resolved. `member`: how to name it.
+  auto check_reference = [&](const Fields& f, const Member& m, const std::string& member) {
+    if (dim_ != 3) return;
+    const Eigen::Vector3d d = (model_->node_position(m.b) - model_->node_position(m.a)).normalized();
+    const Eigen::Vector3d r = m.ref / m.ref.stableNorm();
+    if (!((r - r.dot(d) * d).norm() > 1e-6))
+      f.fail(fmt::format("VX VY VZ: the reference vector ({}, {}, {}) is parallel to {} (it sets the section's local y axis)",
+                         m.ref[0], m.ref[1], m.ref[2], member),
+             "a vector not parallel to the member");
+  };
   for (const Fields& f : beams) {
+    if (f.size() > 0 && is_group(f[0])) {
+      // group:NAME EA GAS EI (2D), group:NAME EA GA2 GA3 GJ EI2 EI3 VX VY VZ (3D): one
+      // element per line of the mesh (the mesh is the discretization, no N).
+      const std::size_t fields = dim_ == 3 ? 10 : 4;
+      if (f.size() == fields + 1)
+        f.fail("N is not given with group:NAME: each line of the mesh is one beam element (refine the mesh instead)");
+      f.require(fields, fields);
+      Member proto{0, 0, 0, 1, {}, &f.entry()};
+      read_section(f, 1, proto);
+      const std::vector<MeshLine> lines = mesh_lines(f);
+      elements += static_cast<long>(lines.size());
+      for (const MeshLine& l : lines) {
+        Member m = proto;
+        m.id = l.tag;
+        m.a = l.a->index;
+        m.b = l.b->index;
+        check_reference(f, m, fmt::format("element {} of {}", l.tag, mesh_->file));
+        members.push_back(m);
+      }
+      continue;
+    }
     // 2D: ID A B EA GAS EI [N]; 3D: ID A B EA GA2 GA3 GJ EI2 EI3 VX VY VZ [N].
     const std::size_t n_field = dim_ == 3 ? 12 : 6;
     f.require(n_field, n_field + 1);
@@ -363,31 +572,12 @@ void Builder::read_elements() {
     const NodeInfo& a = node(f, 1, "NODE_A");
     const NodeInfo& b = node(f, 2, "NODE_B");
     bar_length(f, a, b);
-    model::BeamSection section;
-    model::Beam3DSection section3;
-    Eigen::Vector3d ref = Eigen::Vector3d::Zero();
-    if (dim_ == 3) {
-      section3.EA = f.positive(3, "EA");
-      section3.GA2 = f.positive(4, "GA2");
-      section3.GA3 = f.positive(5, "GA3");
-      section3.GJ = f.positive(6, "GJ");
-      section3.EI2 = f.positive(7, "EI2");
-      section3.EI3 = f.positive(8, "EI3");
-      ref = {f.real(9, "VX"), f.real(10, "VY"), f.real(11, "VZ")};
-      const Eigen::Vector3d d = model_->node_position(b.index) - model_->node_position(a.index);
-      // The test of Beam3D, here so that the message names the line: e₂ is the part
-      // of (VX, VY, VZ) normal to the member, and must be resolved.
-      const double rn = ref.stableNorm();
-      if (!(rn > 0.0) || !std::isfinite(rn)) f.fail("VX VY VZ: the reference vector is zero", "a vector not parallel to the member");
-      if (!((ref / rn - (ref / rn).dot(d.normalized()) * d.normalized()).norm() > 1e-6))
-        f.fail("VX VY VZ: the reference vector (" + f[9] + ", " + f[10] + ", " + f[11] +
-                   ") is parallel to the member (it sets the section's local y axis)",
-               "a vector not parallel to the member");
-    } else {
-      section.EA = f.positive(3, "EA");
-      section.GAs = f.positive(4, "GAS");
-      section.EI = f.positive(5, "EI");
-    }
+    Member proto{id, a.index, b.index, 1, {}, &f.entry()};
+    read_section(f, 3, proto);
+    check_reference(f, proto, "the member");
+    const model::BeamSection& section = proto.section;
+    const model::Beam3DSection& section3 = proto.section3;
+    const Eigen::Vector3d& ref = proto.ref;
     int n = 1;
     if (f.size() == n_field + 1) {
       const long v = parse_integer(f.entry(), f[n_field], "N", "[1, 100000]");
@@ -660,17 +850,20 @@ void Builder::read_supports_and_loads() {
   };
   for (const Fields& f : records("model.fix")) {
     if (f.size() < 2) f.fail("expected a node and at least one component, found " + std::to_string(f.size()) + " field(s)");
-    const NodeInfo& n = node(f, 0, "NODE");
+    const std::vector<const NodeInfo*> at = nodes_at(f, 0, "NODE");
     for (std::size_t i = 1; i < f.size(); ++i) {
-      for (Component c : component_or_all(f, i, "")) {
-        check_rotation(f, n.index, c, "the support would hold nothing");
-        if (const auto it = penalty_held_.find({n.index, static_cast<int>(c)}); it != penalty_held_.end())
-          f.fail("node " + f[0] + " " + model::to_string(c) + " is held by the " + it->second->key + " at line " +
-                     std::to_string(it->second->line) + ": a rigid support there would leave the penalty acting on nothing",
-                 "a component not held by a penalty element");
-        model_->fix(n.index, c);
-        fixed_.insert({n.index, static_cast<int>(c)});
-      }
+      const std::vector<Component> comps = component_or_all(f, i, "");
+      for (const NodeInfo* n : at)
+        for (Component c : comps) {
+          check_rotation(f, n->index, c, "the support would hold nothing");
+          if (const auto it = penalty_held_.find({n->index, static_cast<int>(c)}); it != penalty_held_.end())
+            f.fail("node " + std::to_string(model_->node_id(n->index)) + " " + model::to_string(c) + " is held by the " + it->second->key +
+                       " at line " + std::to_string(it->second->line) +
+                       ": a rigid support there would leave the penalty acting on nothing",
+                   "a component not held by a penalty element");
+          model_->fix(n->index, c);
+          fixed_.insert({n->index, static_cast<int>(c)});
+        }
     }
   }
   bool any_load = false;
@@ -678,24 +871,27 @@ void Builder::read_supports_and_loads() {
     const bool reference = std::string_view(key) == "model.load";
     for (const Fields& f : records(key)) {
       f.require(3, 3);
-      const NodeInfo& n = node(f, 0, "NODE");
+      const std::vector<const NodeInfo*> at = nodes_at(f, 0, "NODE");
       const Component c = component(f, 1);
       const double value = f.real(2, "VALUE");
-      const std::string dof = "node " + f[0] + " " + f[1];
-      check_rotation(f, n.index, c, "the load would act on nothing");
-      if (!used_.count({n.index, static_cast<int>(c)}))
-        f.fail(dof + " is not a degree of freedom of any element: the load would act on nothing");
-      if (fixed_.count({n.index, static_cast<int>(c)}))
-        f.fail(dof + " is fixed: a load on a support has no effect");
-      if (reference) {
-        model_->add_load(n.index, c, value);
-        if (value != 0.0) any_load = true;
-        if (!first_load_) {
-          first_load_ = &f.entry();
-          first_load_dof_ = {n.index, c};
+      for (const NodeInfo* n : at) {
+        const std::string dof = "node " + std::to_string(model_->node_id(n->index)) + " " + f[1] +
+                                (is_group(f[0]) ? " (of " + f[0] + ")" : "");
+        check_rotation(f, n->index, c, "the load would act on nothing");
+        if (!used_.count({n->index, static_cast<int>(c)}))
+          f.fail(dof + " is not a degree of freedom of any element: the load would act on nothing");
+        if (fixed_.count({n->index, static_cast<int>(c)}))
+          f.fail(dof + " is fixed: a load on a support has no effect");
+        if (reference) {
+          model_->add_load(n->index, c, value);
+          if (value != 0.0) any_load = true;
+          if (!first_load_) {
+            first_load_ = &f.entry();
+            first_load_dof_ = {n->index, c};
+          }
+        } else {
+          model_->add_dead_load(n->index, c, value);
         }
-      } else {
-        model_->add_dead_load(n.index, c, value);
       }
     }
   }
@@ -869,6 +1065,7 @@ Spec Builder::run() {
   formulation_ = *c_.text("model.beam_formulation") == "corotational" ? model::BeamFormulation::Corotational
                                                                        : model::BeamFormulation::SimoReissner;
   model_ = std::make_unique<model::Model>(dim_);
+  read_mesh();
   read_nodes();
   read_elements();
   read_supports_and_loads();

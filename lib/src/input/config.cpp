@@ -33,12 +33,17 @@ const std::vector<OptionSpec>& option_table() {
        "default strain measure of truss bars"},
       {"model.node", T::Record, nullptr, "ID X Y [Z]", true,
        "node with integer label ID at (X, Y[, Z]); Z required in 3D, not allowed in 2D"},
+      {"model.mesh", T::Text, nullptr, "a Gmsh MSH 4.1 file (ASCII or binary)", false,
+       "nodes and 2-node line elements from a Gmsh mesh, relative to the .cfg's directory; its physical groups "
+       "are named by group:NAME in truss, beam, fix, load and dead_load"},
       {"model.truss", T::Record, nullptr, "ID NODE_A NODE_B EA [STRAIN]", true,
-       "truss bar between two nodes, axial stiffness EA > 0 (force units), optional strain measure"},
+       "truss bar between two nodes, axial stiffness EA > 0 (force units), optional strain measure; "
+       "group:NAME: a bar on every 2-node line of that physical group of model.mesh"},
       {"model.beam", T::Record, nullptr, "ID NODE_A NODE_B EA GAS EI [N]", true,
        "geometrically exact beam member meshed into N elements (default 1); 2D: plane (dofs ux uy rz); "
        "3D (model.dim = 3): ID NODE_A NODE_B EA GA2 GA3 GJ EI2 EI3 VX VY VZ [N], space beam (dofs ux uy uz rx ry rz), "
-       "section axis y in the plane of the member and (VX, VY, VZ)"},
+       "section axis y in the plane of the member and (VX, VY, VZ); group:NAME in place of ID NODE_A NODE_B "
+       "(without N): a one-element member on every 2-node line of that physical group of model.mesh"},
       {"model.beam_formulation", T::Choice, "simo-reissner", "simo-reissner|corotational", false,
        "element of every beam member: Simo-Reissner (shear-flexible) or co-rotational Euler-Bernoulli (GAS unused)"},
       {"model.max_elements", T::Integer, "2000000", "[1, 2000000000]", false,
@@ -59,11 +64,13 @@ const std::vector<OptionSpec>& option_table() {
        "penalty joint (seed 003 Tie) between two nodes at the same position: energy 1/2 KAPPA (x_b - x_a)^2 on the "
        "listed components (as penalty_fix); KAPPA > 0"},
       {"model.fix", T::Record, nullptr, "NODE COMP [COMP ...]", true,
-       "support: fixes the listed components (ux uy uz rz, rx ry in 3D, or all = every translation)"},
+       "support: fixes the listed components (ux uy uz rz, rx ry in 3D, or all = every translation); "
+       "group:NAME: at every node of that physical group of model.mesh"},
       {"model.load", T::Record, nullptr, "NODE COMP VALUE", true,
-       "reference load pattern r, scaled by the load factor lambda (force units; moments on rx ry rz)"},
+       "reference load pattern r, scaled by the load factor lambda (force units; moments on rx ry rz); "
+       "group:NAME: VALUE at every node of the group"},
       {"model.dead_load", T::Record, nullptr, "NODE COMP VALUE", true,
-       "dead load, not scaled by lambda (imperfections, prestress)"},
+       "dead load, not scaled by lambda (imperfections, prestress); group:NAME as in load"},
       // [continuation]
       {"continuation.constraint", T::Choice, "spherical", "spherical|cylindrical|pseudo-arclength|load|displacement",
        false, "step constraint of the path follower"},

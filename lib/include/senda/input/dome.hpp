@@ -1,0 +1,74 @@
+#pragma once
+// A generator of large reference structures: the shallow single-layer lattice dome,
+// written as a .cfg (docs/config.md) for `trace`, the tests and the benchmarks.
+//
+// Geometry (one parameter, the number of rings n): the nodes of a triangular
+// lattice within hexagonal distance n of the centre (ring k holds 6k nodes, 1 at
+// k = 0), each ring placed on the circle of plan radius ρ_k = k a/n (a the base
+// radius, the angle kept from the lattice position) and lifted onto the spherical cap
+// of rise H: z = √(R² − ρ²) − √(R² − a²), R = (a² + H²)/(2H). Bars: the lattice's
+// edges (each node joined to its six neighbours) but those between two rim nodes,
+// pin-jointed, EA, Green–Lagrange.
+// Supports: every rim node (ring n) pinned (ux uy uz). Unknowns 3(1 + 3n(n − 1)):
+// n = 34 gives 10 101, n = 105 gives 98 283, n = 334 gives 1 001 001.
+//
+// Load: `Apex`, a point load at the crown (node 1, uz −P_star): the crown's six bars snap
+// through as a von Mises star (an axisymmetric dimple), a limit point that exists at
+// every n. Its closed-form bound, the star of the six crown bars with the first ring
+// held fixed (each bar's vertical force EA (h − w) w (2h − w)/(2 L₀³), six of them,
+// maximum at w = h(1 − 1/√3)):
+//     P_star = (2/√3) EA (h₁/L₁)³,
+// h₁ the height of the crown above ring 1 and L₁ the crown bars' length. The ring
+// yields too, so the dome's limit load is below it; `star_limit_load()` returns it.
+// The reference load is P_star, so that λ is the load in units of the bound: LP1 at
+// λ ≈ 0.547 at every size (a load of 1 would put it at λ ~ EA (a/(nR))³, 1e-9 at
+// n = 105, below the smallest first step the model resolves).
+// `Distributed`: uz −P_star at every free node (the whole cap; its first critical
+// points are dimples at many nodes at once, multiple by the six-fold symmetry).
+#include <string>
+
+namespace senda::input {
+
+enum class DomeLoad { Apex, Distributed };
+const char* to_string(DomeLoad load);
+
+struct DomeOptions {
+  int rings = 4;            // n, the size: 3(1 + 3n(n − 1)) unknowns; [2, 2000]
+  double base_radius = 1.0; // a (length)
+  double rise = 0.1;        // H, the crown's height above the rim (length); (0, a)
+  double EA = 1.0;          // axial stiffness of every bar (force)
+  DomeLoad load = DomeLoad::Apex;
+  int max_steps = 60;       // stop.max_steps of the .cfg
+
+  // "" when valid, else why not (the field and its range).
+  std::string validate() const;
+};
+
+// The number of unknowns of the dome: 3 (1 + 3n(n − 1)).
+long dome_unknowns(int rings);
+
+// P_star above (force): the limit load of the six crown bars with ring 1 fixed.
+double star_limit_load(const DomeOptions& o);
+
+// The tolerance of the location of LP1 (critical.tolerance) the .cfg sets: the
+// default 1e-10, or a quarter of eps EA/P_star when that is larger. A bar's force
+// comes from its current length, whose strain (~ (h₁/L₁)²) carries a round-off of
+// about eps: the internal forces err by ~eps EA, while the load is P_star ∝ n⁻³, so the
+// scaled residual of SPL (docs/theory.md eq. 4.8) stalls at a floor ∝ n³ (measured
+// 5.4e-11, 1.8e-10, 4.6e-10, 2.7e-9 at 16, 24, 34, 60 rings: 0.06 eps EA/P_star);
+// the tolerance is four times that floor. It exceeds 1e-10 from 13 rings on (1.9e-9
+// at 34 rings, 1.1e-8 at 60, 5.7e-8 at 105, 1.8e-6 at 334): what a pin-jointed
+// shallow lattice under a crown load resolves in double precision.
+double locate_tolerance(const DomeOptions& o);
+
+// The height h₁ of the crown above ring 1 (length), the scale of the crown's snap.
+double crown_height(const DomeOptions& o);
+
+// The .cfg text of the dome: [problem], [model] (dim = 3, nodes by ring, bars, rim
+// supports, load P_star), [continuation] (first step Δλ = 0.05), [stop]
+// (max_steps; the crown's uz past 1.5 h₁), [branches] switch = false, [output] track
+// = 1 uz, and [critical] tolerance = locate_tolerance() when above the default.
+// Requires validate() == "" (a logic error otherwise).
+std::string dome_config(const DomeOptions& o);
+
+}  // namespace senda::input

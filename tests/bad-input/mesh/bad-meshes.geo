@@ -1,0 +1,25 @@
+// Meshes of the bad-input corpus written by gmsh itself (tests/bad-input/27x-28x):
+//   gmsh -2 bad-meshes.geo -setnumber case 1 -format msh41 -o triangle.msh      (a surface: triangles)
+//   gmsh -1 bad-meshes.geo -setnumber case 2 -format msh41 -o duplicate-apex.msh (two points at the apex)
+//   gmsh -1 bad-meshes.geo -setnumber case 2 -format msh22 -o version-2.msh      (MSH 2.2)
+// The others are two-bar.msh (tests/input/mesh/) edited by hand, each header says how.
+DefineConstant[ case = 1 ];
+If (case == 1)
+  Point(1) = {0, 0, 0}; Point(2) = {1, 0, 0}; Point(3) = {0, 1, 0};
+  Line(1) = {1, 2}; Line(2) = {2, 3}; Line(3) = {3, 1};
+  Curve Loop(1) = {1, 2, 3}; Plane Surface(1) = {1};
+  Transfinite Curve {1:3} = 2;
+  Physical Curve("bars") = {1, 2, 3};
+  Physical Surface("plate") = {1};
+  Physical Point("base") = {1, 2};
+  Physical Point("apex") = {3};
+EndIf
+If (case == 2)
+  // A non-coherent geometry: each bar has its own apex point, at the same place.
+  Point(1) = {-1, 0, 0}; Point(2) = {0, 0.5, 0}; Point(3) = {1, 0, 0}; Point(4) = {0, 0.5, 0};
+  Line(1) = {1, 2}; Line(2) = {4, 3};
+  Transfinite Curve {1, 2} = 2;
+  Physical Point("base") = {1, 3};
+  Physical Point("apex") = {2, 4};
+  Physical Curve("bars") = {1, 2};
+EndIf
