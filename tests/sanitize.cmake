@@ -13,7 +13,9 @@ if(SENDA_SANITIZE)
     model/corot2d_test.cpp input/hinge_input_test.cpp analysis/studies_test.cpp input/mesh_test.cpp input/dome_test.cpp
     continuation/constraint_test.cpp continuation/path_follower_test.cpp continuation/hostile_run_test.cpp
     output/write_failure_test.cpp
-    critical/locate_test.cpp critical/branch_test.cpp critical/design_test.cpp)
+    critical/locate_test.cpp critical/branch_test.cpp critical/design_test.cpp
+    model/penalty_test.cpp dynamics/constraint_test.cpp input/mesh_test.cpp
+    cosim/master_test.cpp cosim/exact_test.cpp)
   list(TRANSFORM SENDA_SANITIZE_TEST_SOURCES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
   add_executable(senda_sanitize_tests main.cpp ${SENDA_SANITIZE_TEST_SOURCES})
   target_include_directories(senda_sanitize_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR})
