@@ -22,8 +22,9 @@ allowed() {
     continuation) echo "core linalg continuation" ;;
     critical) echo "core linalg model continuation critical" ;;
     analysis) echo "core linalg model continuation critical analysis" ;;
-    input) echo "core linalg model continuation critical analysis input" ;;
-    output) echo "core linalg model continuation critical analysis output" ;;
+    dynamics) echo "core linalg model dynamics" ;;
+    input) echo "core linalg model continuation critical analysis dynamics input" ;;
+    output) echo "core linalg model continuation critical analysis dynamics output" ;;
     *) echo "" ;;
   esac
 }

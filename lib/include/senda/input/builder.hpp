@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "senda/analysis/options.hpp"
+#include "senda/dynamics/integrator.hpp"
+#include "senda/dynamics/load.hpp"
+#include "senda/dynamics/mass.hpp"
 #include "senda/input/config.hpp"
 #include "senda/model/model.hpp"
 
@@ -39,6 +42,31 @@ struct OutputRequest {
   bool drawings = false;  // output.drawings
 };
 
+// A crossing to record (dynamics.event): the displacement of `equation` passing value.
+struct DynamicsEvent {
+  int equation = -1;
+  double value = 0.0;
+  std::string name;  // "u_2_uy = -1"
+};
+
+// The [dynamics] section (the simulate command; docs/config.md "[dynamics]"): mass,
+// damping, load history, integrator, initial state, what to write.
+struct DynamicsSpec {
+  bool given = false;  // some dynamics.* key is in the file (or an override)
+  dynamics::MassSpec mass;
+  double damping_mass = 0.0, damping_stiffness = 0.0;  // C = a M + b K0
+  dynamics::LoadHistory load;
+  dynamics::IntegratorOptions integrator;
+  double t_end = 1.0;
+  long steps = 0;            // steps to t_end: ceil(t_end/dt − 1e-9)
+  long output_every = 1;
+  Vector q0, v0;             // initial state (q0 = 0 and v0 = 0 at rest)
+  std::string initial_state;  // the state file, or ""
+  std::string initial_id;     // its id ("LP1")
+  double initial_lambda = 0.0;  // its lambda (before the factor)
+  std::vector<DynamicsEvent> events;
+};
+
 // Everything a .cfg says, each key read once: the model, the analysis options,
 // what to record and how to name it. Keeps no Config (design studies that need
 // the model at other parameter values get a ConfigFamily, family.hpp).
@@ -51,6 +79,7 @@ struct Spec {
   std::vector<TrackedDof> track;       // the same unknowns as analysis.track, with their names
   std::vector<std::string> design_parameters;  // [design] parameter, in file order, without repeats
   OutputRequest output;
+  DynamicsSpec dynamics;
   // Source line of every node, by model node index (for messages after the build).
   std::vector<Entry> node_entries;
 };
