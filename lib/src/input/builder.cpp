@@ -845,12 +845,21 @@ void Builder::read_dynamics(Spec& s) {
   d.damping_stiffness = *c_.real("dynamics.damping_stiffness");
 
   // Initial state.
+  if (c_.has("dynamics.lambda") && c_.has("dynamics.initial_state") &&
+      split_fields(c_.find("dynamics.initial_state")->value).size() > 1)
+    c_.fail(c_.find("dynamics.lambda"), "dynamics.lambda",
+            "the load factor is given twice: by lambda and by the FACTOR of initial_state", "one of them");
   double factor = 1.0;
   if (const Entry* e = c_.find("dynamics.initial_state")) {
     const Fields f(*e, spec("dynamics.initial_state"));
     f.require(1, 2);
     if (f.size() > 1) factor = f.real(1, "FACTOR");
-    const StatePoint p = read_state_point(f[0], n, "dynamics.initial_state");
+    StatePoint p;
+    try {
+      p = read_state_point(f[0], n, "dynamics.initial_state");
+    } catch (const ConfigError& err) {  // located at the line that names the state
+      f.fail("the saved state '" + f[0] + "': " + err.message(), "a DIR/states/<id>.json of this model, written by trace");
+    }
     d.initial_state = f[0];
     d.initial_id = p.id;
     d.initial_lambda = p.lambda;
@@ -876,10 +885,6 @@ void Builder::read_dynamics(Spec& s) {
   const std::string kind = *c_.text("dynamics.load");
   dynamics::LoadHistory& L = d.load;
   L.kind = kind == "ramp" ? dynamics::LoadKind::Ramp : kind == "table" ? dynamics::LoadKind::Table : dynamics::LoadKind::Step;
-  if (c_.has("dynamics.lambda") && c_.has("dynamics.initial_state") &&
-      split_fields(c_.find("dynamics.initial_state")->value).size() > 1)
-    c_.fail(c_.find("dynamics.lambda"), "dynamics.lambda",
-            "the load factor is given twice: by lambda and by the FACTOR of initial_state", "one of them");
   L.lambda = c_.real("dynamics.lambda").value_or(factor * d.initial_lambda);
   if (L.kind == dynamics::LoadKind::Ramp) {
     if (!c_.has("dynamics.ramp_time"))

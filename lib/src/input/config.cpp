@@ -165,7 +165,7 @@ const std::vector<OptionSpec>& option_table() {
        "dynamics: energy-momentum iteration matrix of truss bars: exact (unsymmetric, LU) or symmetric (LDL^T)"},
       {"dynamics.convergence", T::Choice, "residual", "residual|energy|both", false,
        "dynamics: Newton's test: relative residual, work of the correction, or both"},
-      {"dynamics.tolerance", T::Real, "1e-10", "(0, 1)", false, "dynamics: relative residual tolerance"},
+      {"dynamics.tolerance", T::Real, "1e-12", "(0, 1)", false, "dynamics: relative residual tolerance"},
       {"dynamics.energy_tolerance", T::Real, "1e-20", "(0, 1)", false,
        "dynamics: work of the last correction relative to the first"},
       {"dynamics.max_iterations", T::Integer, "25", "[1, 1000]", false, "dynamics: Newton iterations per step"},

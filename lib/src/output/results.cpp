@@ -15,36 +15,11 @@ namespace senda::output {
 
 namespace fs = std::filesystem;
 
-PathWriter::PathWriter(const fs::path& file, const RunInfo& info) : file_(file), track_(info.track) {
-  // Unbuffered: each row goes to the operating system in one write() (after a kill
-  // every converged point is on disk), and a failed one leaves no buffered tail
-  // that a later flush could add to the file.
-  fd_ = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd_ < 0) throw OutputError(file.string() + ": cannot create: " + std::strerror(errno));
+PathWriter::PathWriter(const fs::path& file, const RunInfo& info) : rows_(file), track_(info.track) {
   std::string header = "point,branch,lambda";
   for (const std::string& t : info.track_columns) header += "," + t;
   header += ",iterations,residual,step_length,det_sign,negative_pivots\n";
-  append(header);
-}
-
-PathWriter::~PathWriter() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-void PathWriter::append(const std::string& text) {
-  std::size_t done = 0;
-  while (done < text.size()) {
-    const ::ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;  // a signal (Ctrl-C) during the write: go on
-    if (n <= 0) {
-      const int err = n < 0 ? errno : ENOSPC;
-      // Back to the last whole row, so that the file never ends in a partial one.
-      if (done > 0 && ::ftruncate(fd_, static_cast<off_t>(size_)) == 0) ::lseek(fd_, static_cast<off_t>(size_), SEEK_SET);
-      throw OutputError(file_.string() + ": write failed: " + std::strerror(err));
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  size_ += static_cast<long long>(text.size());
+  rows_.append(header);
 }
 
 void PathWriter::write(const continuation::PathPoint& p, int branch) {
@@ -63,7 +38,7 @@ void PathWriter::write(const continuation::PathPoint& p, int branch) {
     std::snprintf(tail, sizeof tail, ",%d,%.17g,%.17g,%d,%d\n", p.iterations, p.residual, p.step_length, p.det_sign,
                   p.negative_pivots);
   row += tail;
-  append(row);
+  rows_.append(row);
 }
 
 std::string summary_json(const RunInfo& info, const analysis::TraceResult& s) {

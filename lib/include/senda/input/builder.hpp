@@ -34,6 +34,10 @@ struct TrackedDof {
 // that a short file cannot ask for more memory than the machine has.
 inline constexpr long kDefaultMaxElements = 2000000;
 
+// dynamics.max_steps: the most time steps a simulation may take (t_end/dt above it is
+// refused before anything runs).
+inline constexpr long kDefaultDynamicsMaxSteps = 1000000;
+
 // What the [output] keys plot, vtk and drawings ask the application to write
 // (the output layer's options; input and output do not know each other).
 struct OutputRequest {

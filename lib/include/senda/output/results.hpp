@@ -30,7 +30,6 @@ class PathWriter {
  public:
   // Creates the file and writes the header. Throws OutputError.
   PathWriter(const std::filesystem::path& file, const RunInfo& info);
-  ~PathWriter();
   PathWriter(const PathWriter&) = delete;
   PathWriter& operator=(const PathWriter&) = delete;
   // One row, handed to the operating system whole before returning. Throws
@@ -38,14 +37,11 @@ class PathWriter {
   // not be written whole (a full disk) is truncated away: the file ends in whole
   // rows (issue 20).
   void write(const continuation::PathPoint& p, int branch);
-  const std::filesystem::path& file() const { return file_; }
+  const std::filesystem::path& file() const { return rows_.file(); }
 
  private:
-  std::filesystem::path file_;
+  RowFile rows_;
   std::vector<int> track_;
-  int fd_ = -1;
-  long long size_ = 0;  // bytes of the whole rows written
-  void append(const std::string& text);
 };
 
 // summary.json text (pretty-printed, keys in a fixed order).
