@@ -7,6 +7,7 @@
 #  - released at rest from trace's own LP1 (states/LP1.json) under 1.05 lambda_LP with
 #    Rayleigh damping, it comes to rest on the far stable branch that trace computes
 #    at that load (path.csv interpolated) and on its closed form;
+#  - a kick along trace's mode of LP1 plus a velocity gives v(0) = 0.1 phi + v;
 #  - SIGINT: exit 130, summary "interrupted", every step's row; kill -9: whole rows;
 #  - the bad-input corpus entries of [dynamics] (tests/bad-input/2[0-2][0-9]-dynamics-*)
 #    exit 2 naming file, line and key, nothing written; --help lists the keys.
@@ -75,6 +76,14 @@ ok = abs(v_end) < 1e-8 and abs(w_end - w_exact) < 1e-8 and w_path is not None an
 sys.exit(0 if ok else 1)
 PY
 echo "ok released from LP1: at rest on the far stable branch"
+
+# A kick along trace's mode of LP1 (max |phi| = 1: the apex uy) plus a velocity: v(0).
+"$sim" $cfg --out "$work/kick" --quiet dynamics.t_end=0.1 "dynamics.kick=$work/trace/modes/LP1.csv 0.1" \
+  "dynamics.velocity=2 uy -0.25" > "$work/kick.log" 2>&1 || die "kick: exit $?: $(cat "$work/kick.log")"
+v0=$(awk -F, 'NR == 2 { print $5 }' "$work/kick/history.csv")
+awk -v v="$v0" 'BEGIN { d1 = v + 0.35; d2 = v + 0.15; exit !((d1 < 1e-15 && d1 > -1e-15) || (d2 < 1e-15 && d2 > -1e-15)) }' \
+  || die "kick: v(0) = $v0, expected -0.25 -+ 0.1"
+echo "ok kick along LP1's mode and a velocity: v(0) = $v0"
 
 # SIGINT: exit 130, interrupted, a row for every step taken; kill -9: whole rows only.
 long=(dynamics.dt=1e-4 dynamics.t_end=1000 dynamics.max_steps=100000000 --quiet)
