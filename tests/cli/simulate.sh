@@ -78,12 +78,18 @@ PY
 echo "ok released from LP1: at rest on the far stable branch"
 
 # A kick along trace's mode of LP1 (max |phi| = 1: the apex uy) plus a velocity: v(0).
-"$sim" $cfg --out "$work/kick" --quiet dynamics.t_end=0.1 "dynamics.kick=$work/trace/modes/LP1.csv 0.1" \
+"$sim" $cfg --out "$work/kick" --quiet --vtk --plot dynamics.t_end=0.1 "dynamics.kick=$work/trace/modes/LP1.csv 0.1" \
   "dynamics.velocity=2 uy -0.25" > "$work/kick.log" 2>&1 || die "kick: exit $?: $(cat "$work/kick.log")"
 v0=$(awk -F, 'NR == 2 { print $5 }' "$work/kick/history.csv")
 awk -v v="$v0" 'BEGIN { d1 = v + 0.35; d2 = v + 0.15; exit !((d1 < 1e-15 && d1 > -1e-15) || (d2 < 1e-15 && d2 > -1e-15)) }' \
   || die "kick: v(0) = $v0, expected -0.25 -+ 0.1"
 echo "ok kick along LP1's mode and a velocity: v(0) = $v0"
+# --vtk: a frame per row, the index's timesteps are the rows' t; --plot: the script.
+frames=$(grep -c '<DataSet ' "$work/kick/vtk/simulation.pvd")
+[ "$frames" -eq 6 ] || die "--vtk: $frames frames, expected 6 (t = 0 .. 0.1)"
+grep -q 'timestep="0.1' "$work/kick/vtk/simulation.pvd" || die "--vtk: no frame at t = 0.1"
+[ -f "$work/kick/history.gp" ] || die "--plot: no history.gp"
+echo "ok --vtk ($frames frames) and --plot"
 
 # SIGINT: exit 130, interrupted, a row for every step taken; kill -9: whole rows only.
 long=(dynamics.dt=1e-4 dynamics.t_end=1000 dynamics.max_steps=100000000 --quiet)
