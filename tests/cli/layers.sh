@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The architecture rules of docs/api.md, read off the source:
 #   core <- linalg <- {model, continuation} <- critical <- analysis <- {input, output} <- apps
+#   core <- linalg <- model <- dynamics <- {input, output}
 # - a module's headers and sources include senda/<X>/ only for X in its allowed set
 #   (input and output never include each other);
 # - nothing under analysis/ knows a Config; no exit code in lib/ (the JSON key

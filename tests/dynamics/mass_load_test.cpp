@@ -115,3 +115,39 @@ TEST_CASE("energy-momentum's balance is exact with damping and a time-varying lo
       CHECK(worst > 1e-6);  // the midpoint rule's U is not the integral of its force
   }
 }
+
+TEST_CASE("a StepHook is called after every converged step and may correct the state", "[dynamics][hook]") {
+  // The plug-in point of a constraint solver: here a "projection" that puts the mass
+  // back on the circle |x| = 1 after each step and reports |Φ| before it, the kind of
+  // correction (position projection with W = I) the constraint part of issue 16 adds.
+  struct Project final : dynamics::StepHook {
+    int calls = 0;
+    std::vector<std::string> columns() const override { return {"phi"}; }
+    void after_step(const model::Model&, const SparseMatrix&, dynamics::State& s, std::vector<double>& v) override {
+      ++calls;
+      const Eigen::Vector2d x(1.0 + s.q[0], s.q[1]);
+      v[0] = x.norm() - 1.0;
+      const Eigen::Vector2d p = x / x.norm();
+      s.q[0] = p.x() - 1.0;
+      s.q[1] = p.y();
+    }
+  };
+  auto m = std::make_shared<model::Model>(2);
+  const int o = m->add_node(1, {0, 0, 0}), b = m->add_node(2, {1, 0, 0});
+  m->add_element(std::make_unique<model::TrussBar>(1, 2, o, b, m->node_position(o), m->node_position(b), 100.0,
+                                                   model::StrainMeasure::Logarithmic));
+  m->fix(o, Component::Ux);
+  m->fix(o, Component::Uy);
+  m->finalize();
+  dynamics::Integrator in(*m, dynamics::mass_matrix(*m, {{{b, 1.0, 0.0}}}), {}, {}, {});
+  Project hook;
+  in.set_hook(&hook);
+  Vector v0(2);
+  v0 << 0.0, 5.0;
+  REQUIRE(in.start(0.0, Vector::Zero(2), v0));
+  REQUIRE(in.hook_values().size() == 1);
+  for (int k = 0; k < 20; ++k) test::require_step(in);
+  CHECK(hook.calls == 20);
+  CHECK(in.hook_values()[0] > 0.0);  // the bar stretched in the step (centrifugal)
+  CHECK(std::abs(std::hypot(1.0 + in.state().q[0], in.state().q[1]) - 1.0) <= 1e-15);
+}
