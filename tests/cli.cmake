@@ -24,3 +24,7 @@ if(SENDA_HAVE_MUMPS)
   add_test(NAME cli.mumps_backend
     COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/mumps_backend.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/mumps_backend)
 endif()
+# The simulate command: snap-through, release from LP1, kick, signals, bad input (tests/cli/simulate.sh).
+add_test(NAME cli.simulate
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/simulate.sh $<TARGET_FILE:simulate> $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/simulate)
+set_tests_properties(cli.simulate PROPERTIES TIMEOUT 120)

@@ -1,5 +1,5 @@
 // The general energy–momentum form (Gonzalez's discrete derivative, seed 003 eq. 2.5;
-// docs/theory.md eq. 9.8) on geometrically exact beams, the rotary inertia of beam
+// docs/theory.md eq. 11.8) on geometrically exact beams, the rotary inertia of beam
 // nodes, and HHT-α's dissipation.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// The time integrators of senda::dynamics (docs/theory.md §9) against closed forms:
+// The time integrators of senda::dynamics (docs/theory.md §11) against closed forms:
 // the discrete gradient's directionality and tangent, exact conservation of energy and
 // momenta by the energy–momentum scheme (seed 003's Truss1, a free 3D truss), the orbit
 // against quadrature, and the order of accuracy on a linear oscillator.
@@ -149,7 +149,7 @@ TEST_CASE("energy-momentum conserves for Green-Lagrange and engineering bars too
 }
 
 TEST_CASE("the exact EM tangent converges quadratically, the symmetric one linearly", "[dynamics][em]") {
-  // The iteration counts written in docs/theory.md §9.4 (measured, Truss1 at Δt = 0.025).
+  // The iteration counts written in docs/theory.md §11.4 (measured, Truss1 at Δt = 0.025).
   const Drift exact = run_truss1(Scheme::EnergyMomentum, 0.025, 400, dynamics::EmTangent::Exact);
   const Drift sym = run_truss1(Scheme::EnergyMomentum, 0.025, 400, dynamics::EmTangent::Symmetric);
   INFO("exact: mean " << exact.mean_iterations << " max " << exact.max_iterations << "; symmetric: mean "
@@ -160,7 +160,7 @@ TEST_CASE("the exact EM tangent converges quadratically, the symmetric one linea
 }
 
 TEST_CASE("the energy-norm convergence test gives the same conservation", "[dynamics][em]") {
-  // |δxᵀR| ≤ 1e-24 |δx₀ᵀR₀| (eq. 9.13): the work of the last correction is the square
+  // |δxᵀR| ≤ 1e-24 |δx₀ᵀR₀| (eq. 11.13): the work of the last correction is the square
   // of the residual's size relative to the first, so 1e-24 is about the residual test at
   // 1e-12; alone and together with the residual test.
   for (auto test : {dynamics::ConvergenceTest::Energy, dynamics::ConvergenceTest::Both}) {

@@ -1,5 +1,5 @@
 // Mass matrices, load histories and the energy bookkeeping with damping and a
-// time-varying load (docs/theory.md §9.1, 9.2, eq. 9.12).
+// time-varying load (docs/theory.md §11.1, 11.2, eq. 11.12).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -18,7 +18,7 @@ using model::Component;
 
 TEST_CASE("member mass: lumped and consistent give the same total, rotary inertia", "[dynamics][mass]") {
   // A free bar of length 2 (ρA = 3): total mass 6 on each axis, whatever the lumping;
-  // consistent: M = (ρA L / 6)[2 1; 1 2] per component (eq. 9.2).
+  // consistent: M = (ρA L / 6)[2 1; 1 2] per component (eq. 11.2).
   auto m = std::make_shared<model::Model>(2);
   const int a = m->add_node(1, {0, 0, 0}), b = m->add_node(2, {2, 0, 0});
   m->add_element(std::make_unique<model::TrussBar>(1, 2, a, b, m->node_position(a), m->node_position(b), 1.0,
@@ -78,7 +78,7 @@ TEST_CASE("load histories", "[dynamics][load]") {
 TEST_CASE("energy-momentum's balance is exact with damping and a time-varying load", "[dynamics][em]") {
   // A mass on a Hencky bar to ground, pulled by a table load along the bar and damped
   // (C = 0.3 M + 0.01 K₀): T + U − W_ext + D = E₀ holds for the discrete motion to the
-  // Newton tolerance (eq. 9.12), while the energy itself changes by O(1).
+  // Newton tolerance (eq. 11.12), while the energy itself changes by O(1).
   auto m = std::make_shared<model::Model>(2);
   const int o = m->add_node(1, {0, 0, 0}), b = m->add_node(2, {1, 0.5, 0});
   m->add_element(std::make_unique<model::TrussBar>(1, 2, o, b, m->node_position(o), m->node_position(b), 20.0,

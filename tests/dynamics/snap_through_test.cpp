@@ -1,7 +1,7 @@
 // Dynamic snap-through of the shallow von Mises truss (problems/von-mises.cfg with a
 // unit apex mass), dead load P applied suddenly at rest (docs/validation.md).
 //
-// Closed form (docs/theory.md §9.6). With w the downward apex deflection, Green–Lagrange
+// Closed form (docs/theory.md §11.6). With w the downward apex deflection, Green–Lagrange
 // bars, c = EA/(4 L₀³): U(w) = c w² (2h − w)², the total potential Π(w) = U(w) − P w,
 // and energy conservation ½ m ẇ² + Π(w) = 0 from rest at w = 0. The apex passes the
 // barrier (the unstable equilibrium) when Π ≤ 0 there: Π = Π' = 0 gives U = w U', so

@@ -1,4 +1,4 @@
-// Time integration (docs/theory.md §9; notation in senda/dynamics/integrator.hpp).
+// Time integration (docs/theory.md §11; notation in senda/dynamics/integrator.hpp).
 #include "senda/dynamics/integrator.hpp"
 
 #include <Eigen/Geometry>
@@ -96,9 +96,9 @@ void scatter_matrix(const model::Model& model, const model::Element& e, const Ei
 
 // Central force of a truss bar between the states a and b (seed 003 eqs. 3.42–3.46):
 //   f*_b = −f*_a = σ r̄,  σ = N* / l̄,  N* = [W(l_b) − W(l_a)]/(l_b − l_a),  l̄ = (l_a + l_b)/2,
-//   r̄ = (d_a + d_b)/2 the midpoint chord                                    (eq. 9.9)
+//   r̄ = (d_a + d_b)/2 the midpoint chord                                    (eq. 11.9)
 // and ∂f*_b/∂d_b = ½ σ I + c r̄ ⊗ d_b with c = (N(l_b)/l_b − σ)/(½(l_b² − l_a²)), its limit
-// (N' − N/l)/(2 l²) at l̄ when l_b → l_a (eq. 3.46)                             (eq. 9.10)
+// (N' − N/l)/(2 l²) at l̄ when l_b → l_a (eq. 3.46)                             (eq. 11.10)
 void bar_force(const model::Model& model, const model::TrussBar& bar, const Eigen::VectorXd& ua,
                const Eigen::VectorXd& ub, Eigen::VectorXd& fe, Eigen::MatrixXd* Ke) {
   const int dim = model.dim();
@@ -139,7 +139,7 @@ void bar_force(const model::Model& model, const model::TrussBar& bar, const Eige
 }
 
 // Discrete derivative of Gonzalez (seed 003 eq. 2.5) of an element's energy:
-//   f* = f(ū) + [ΔW − f(ū)·Δu] / (Δu·Δu) Δu,   ū = (u_a + u_b)/2            (eq. 9.8)
+//   f* = f(ū) + [ΔW − f(ū)·Δu] / (Δu·Δu) Δu,   ū = (u_a + u_b)/2            (eq. 11.8)
 // The correction is dropped when it is below the rounding of ΔW (it is then noise).
 void gonzalez_force(const model::Element& e, const Eigen::VectorXd& ua, const Eigen::VectorXd& ub,
                     Eigen::VectorXd& fe, Eigen::MatrixXd* Ke) {
@@ -174,7 +174,7 @@ void discrete_force(const model::Model& model, const Vector& qa, const Vector& q
       }
     } else {
       gonzalez_force(el, ua, ub, fe, S ? &Ke : nullptr);
-      if (S) Ke *= 0.5;  // ∂/∂u_b of f(ū): ½ K(ū) (the symmetric approximation, §9.4)
+      if (S) Ke *= 0.5;  // ∂/∂u_b of f(ū): ½ K(ū) (the symmetric approximation, §11.4)
     }
     scatter(model, el, fe, f);
     if (S) scatter_matrix(model, el, Ke, scale, *S);
@@ -282,7 +282,7 @@ void Integrator::residual(const Vector& dq, Vector& R, SparseMatrix* S, double& 
   };
   if (options_.scheme == Scheme::EnergyMomentum || options_.scheme == Scheme::Midpoint) {
     const Vector Mdq = (2.0 / (dt * dt)) * (M_ * dq), Mv = (2.0 / dt) * (M_ * s.v);
-    const Vector inertia = Mdq - Mv;  // (2/Δt²) M (x − q − Δt v), eqs. 9.6/9.7
+    const Vector inertia = Mdq - Mv;  // (2/Δt²) M (x − q − Δt v), eqs. 11.6/11.7
     external(s.t + 0.5 * dt, fext);
     if (options_.scheme == Scheme::EnergyMomentum) {
       discrete_force(model_, s.q, x, fint, S, 1.0, options_.em_tangent == EmTangent::Exact);
@@ -305,7 +305,7 @@ void Integrator::residual(const Vector& dq, Vector& R, SparseMatrix* S, double& 
     ref = std::max({Mdq.norm(), Mv.norm(), fint.norm(), fext.norm(), damping});
     return;
   }
-  // Newmark / HHT (eq. 9.11)
+  // Newmark / HHT (eq. 11.11)
   const double beta = options_.beta, gamma = options_.gamma, alpha = options_.alpha;
   const Vector a1 = (dq - dt * s.v) / (beta * dt * dt) - (0.5 / beta - 1.0) * s.a;
   const Vector v1 = s.v + dt * ((1.0 - gamma) * s.a + gamma * a1);
@@ -397,7 +397,7 @@ StepReport Integrator::step() {
     rep.residual = rel;
     rep.iterations = it;
     // Met the tolerance relative to the forces, or at the rounding of R's terms (no
-    // iteration can do better: eq. 9.13).
+    // iteration can do better: eq. 11.13).
     const bool res_ok = rel <= options_.residual_tolerance ||
                         norm <= 64.0 * std::numeric_limits<double>::epsilon() * std::max(ref, terms);
     const bool energy_ok = norm == 0.0 || (w_last >= 0.0 && w_last <= options_.energy_tolerance * w0);
@@ -418,11 +418,11 @@ StepReport Integrator::step() {
                  " at t = " + std::to_string(s.t + dt);
       return rep;
     }
-    w_last = std::abs(dx.dot(R));  // work of the correction (eq. 9.13)
+    w_last = std::abs(dx.dot(R));  // work of the correction (eq. 11.13)
     if (w0 < 0.0) w0 = w_last;
     dq += dx;
   }
-  // Accept: velocities, accelerations, work and dissipation (eq. 9.12).
+  // Accept: velocities, accelerations, work and dissipation (eq. 11.12).
   State n = s;
   const Vector x = s.q + dq;
   Vector f0, f1;

@@ -41,7 +41,7 @@ void add_member(const model::Model& model, const model::Element& e, const MassSp
     const DofRef& da = dofs[k];
     const DofRef& db = dofs[half + k];
     const double rho = is_rotation(da.component) ? s.line_rotary_inertia : s.line_density;
-    const double m = rho * L0;  // eq. 9.2
+    const double m = rho * L0;  // eq. 11.2
     const int a = model.equation(da), b = model.equation(db);
     if (s.lumping == MassLumping::Lumped) {
       add(M, a, a, 0.5 * m);
@@ -90,7 +90,7 @@ SparseMatrix rayleigh_damping(const model::Model& model, const SparseMatrix& M, 
   SparseMatrix C = M;
   const double* k = K.valuePtr();
   double* c = C.valuePtr();
-  for (Eigen::Index i = 0; i < C.nonZeros(); ++i) c[i] = a * c[i] + b * k[i];  // eq. 9.3
+  for (Eigen::Index i = 0; i < C.nonZeros(); ++i) c[i] = a * c[i] + b * k[i];  // eq. 11.3
   return C;
 }
 

@@ -1,26 +1,26 @@
 #pragma once
-// Implicit time integration of M q̈ + C q̇ + f(q) = f_ext(t) (docs/theory.md §9).
+// Implicit time integration of M q̈ + C q̇ + f(q) = f_ext(t) (docs/theory.md §11).
 //
-// Notation (docs/theory.md §9)           code
+// Notation (docs/theory.md §11)           code
 //   q_n, v_n, a_n  state at t_n            State::q, v, a
 //   x = q_{n+1}    (Newton's unknown is Δq = x − q_n, inside step())
 //   Δt             time step               IntegratorOptions::dt
 //   f(q) = ∂U/∂q   internal force          Model::internal_force
-//   f*(q_n, x)     discrete gradient       discrete_force()                 (eqs. 9.8–9.10)
+//   f*(q_n, x)     discrete gradient       discrete_force()                 (eqs. 11.8–11.10)
 //   R(x), S = ∂R/∂x residual, iteration matrix of a step
 //
 // Schemes (one Newton loop, the residual and matrix differ):
-//   EnergyMomentum  R = (2/Δt²) M (x − q − Δt v) + C (x − q)/Δt + f*(q, x) − f_ext(t_{n+½})   (eq. 9.7)
+//   EnergyMomentum  R = (2/Δt²) M (x − q − Δt v) + C (x − q)/Δt + f*(q, x) − f_ext(t_{n+½})   (eq. 11.7)
 //                   f* the central-force form of seed 003 (eqs. 3.42–3.46) for truss bars,
 //                   the discrete derivative of Gonzalez (seed 003 eq. 2.5) for every other
 //                   element (springs: it is the midpoint force, their energy being quadratic)
-//   Midpoint        the same with f((q + x)/2) (seed 003 eqs. 1.13–1.17)               (eq. 9.6)
+//   Midpoint        the same with f((q + x)/2) (seed 003 eqs. 1.13–1.17)               (eq. 11.6)
 //   Newmark, HHT    a_{n+1} = (x − q − Δt v)/(βΔt²) − (1/(2β) − 1) a_n,
 //                   v_{n+1} = v + Δt((1 − γ) a_n + γ a_{n+1}),
 //                   R = M a_{n+1} + (1 + α)(C v_{n+1} + f(x) − f_ext(t_{n+1}))
-//                                 − α(C v_n + f(q_n) − f_ext(t_n))                   (eq. 9.11)
+//                                 − α(C v_n + f(q_n) − f_ext(t_n))                   (eq. 11.11)
 //                   α = 0 is Newmark; HHT-α with α ∈ [−1/3, 0], β = (1 − α)²/4, γ = ½ − α.
-// Energy bookkeeping (eq. 9.12): T = ½ vᵀM v, U = Σ W_e, the work of the loads
+// Energy bookkeeping (eq. 11.12): T = ½ vᵀM v, U = Σ W_e, the work of the loads
 // W_ext += f_ext,n+½ · (q_{n+1} − q_n) (EM, midpoint: at t_{n+½}; Newmark/HHT: the mean
 // of f_ext(t_n) and f_ext(t_{n+1})), the dissipated D += Δq·C v̄; the load potential is
 // −W_ext (= −f_ext·(q − q₀) for a constant load) and the energy error
@@ -57,7 +57,7 @@ const char* to_string(EmTangent t);  // "exact", "symmetric"
 // Σ|K_e||x_e − x̄_e| being the floor: ‖R‖ ≤ 64 eps times the largest of them all is
 // converged too, no iteration does better; Newton's unknown is Δq = q_{n+1} − q_n, so
 // that the inertia term is not rounded to eps (2/Δt²)‖M q‖), the energy norm |δxᵀR| ≤ etol |δx₀ᵀR₀| (the work of the correction,
-// eq. 9.13), or both.
+// eq. 11.13), or both.
 enum class ConvergenceTest { Residual, Energy, Both };
 const char* to_string(ConvergenceTest t);  // "residual", "energy", "both"
 
@@ -99,7 +99,7 @@ struct Momenta {
 };
 Momenta momenta(const model::Model& model, const SparseMatrix& M, const Vector& q, const Vector& v);
 
-// The energy–momentum force f*(q_a, q_b) (eqs. 9.8–9.10) and, when S is not null, its
+// The energy–momentum force f*(q_a, q_b) (eqs. 11.8–11.10) and, when S is not null, its
 // derivative with respect to q_b added into S times `scale` (S with the model's pattern;
 // exact = false adds ½ K(q_{n+½}) for the bars instead of eq. 3.45).
 void discrete_force(const model::Model& model, const Vector& qa, const Vector& qb, Vector& f, SparseMatrix* S,

@@ -1,7 +1,7 @@
 #pragma once
-// Load histories on the reference load (docs/theory.md §9.2):
+// Load histories on the reference load (docs/theory.md §11.2):
 //
-//   f_ext(t) = λ(t) r + d                                              (eq. 9.4)
+//   f_ext(t) = λ(t) r + d                                              (eq. 11.4)
 //
 // r the model's reference load, d its dead load (not scaled), λ(t):
 //   Step   λ(t) = λ₀ for t ≥ 0 (applied suddenly at t = 0)

@@ -1,5 +1,5 @@
 #pragma once
-// Mass and damping of a finite-element model (docs/theory.md §9.1).
+// Mass and damping of a finite-element model (docs/theory.md §11.1).
 //
 // Notation (docs/theory.md)            code
 //   M      mass matrix                  mass_matrix()
@@ -7,9 +7,9 @@
 //   J_i    rotary inertia of node i     MassSpec::nodes[].rotary (every rotation of the node)
 //   ρA     mass per reference length    MassSpec::line_density (bars and beam elements)
 //   ρI     rotary inertia per length    MassSpec::line_rotary_inertia (beam rotations)
-//   C = a M + b K₀  Rayleigh damping    rayleigh_damping(), K₀ = K(q = 0)     (eq. 9.3)
+//   C = a M + b K₀  Rayleigh damping    rayleigh_damping(), K₀ = K(q = 0)     (eq. 11.3)
 //
-// Member mass of an element of reference length L₀ (eq. 9.2), per translation
+// Member mass of an element of reference length L₀ (eq. 11.2), per translation
 // component (and, with ρI, per rotation component of a beam):
 //   lumped      ½ ρA L₀ at each end
 //   consistent  ρA L₀/6 [2 1; 1 2]     (linear interpolation, the shape functions of the
@@ -46,7 +46,7 @@ struct MassSpec {
 SparseMatrix mass_matrix(const model::Model& model, const MassSpec& spec);
 
 // The first unknown with no mass (a zero row of M), or −1. An integrator needs
-// mass on every unknown (docs/theory.md §9.1).
+// mass on every unknown (docs/theory.md §11.1).
 int massless_unknown(const SparseMatrix& M);
 
 // C = a M + b K(q = 0), with the same pattern as M.
