@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "app.hpp"
-#include "command_line.hpp"
 #include "simulate.hpp"
 
 namespace po = boost::program_options;
@@ -65,13 +64,39 @@ Parsed parse_command(int argc, char** argv) {
       "quiet,q", po::bool_switch(&c.quiet), "no progress output, only the closing summary")(
       "plot", po::bool_switch(&c.plot), "draw u(t), E(t) and the phase portrait with gnuplot (output.plot)")(
       "vtk", po::bool_switch(&c.vtk), "write the structure at every written step as VTK files (output.vtk)");
-  int exit = trace_app::kExitOk;
-  std::optional<trace_app::CommandLine> line =
-      trace_app::parse_command_line("simulate", kUsage, argc, argv, opts, [&] { print_help(opts); }, exit);
-  if (!line) return {std::nullopt, exit};
-  const po::variables_map& vm = line->vm;
-  c.cfg = line->cfg;
-  c.overrides = line->overrides;
+  po::options_description hidden;
+  hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
+  po::options_description all;
+  all.add(opts).add(hidden);
+  po::positional_options_description pos;
+  pos.add("input", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "simulate: {}\n{}\n", e.what(), kUsage);
+    return {std::nullopt, trace_app::kExitBadInput};
+  }
+  if (vm.count("help")) {
+    print_help(opts);
+    return {std::nullopt, trace_app::kExitOk};
+  }
+  if (vm.count("input")) {
+    const auto& in = vm["input"].as<std::vector<std::string>>();
+    c.cfg = in.front();
+    c.overrides.assign(in.begin() + 1, in.end());
+  }
+  if (c.cfg.empty()) {
+    fmt::print(stderr, "simulate: no configuration file given\n{}\n", kUsage);
+    return {std::nullopt, trace_app::kExitBadInput};
+  }
+  for (const std::string& o : c.overrides)
+    if (o.find('=') == std::string::npos) {
+      fmt::print(stderr, "simulate: '{}' is not an override 'section.key=value' (only one FILE.cfg is read)\n{}\n", o,
+                 kUsage);
+      return {std::nullopt, trace_app::kExitBadInput};
+    }
   if (vm.count("out") && out.empty()) {
     fmt::print(stderr, "simulate: --out needs a directory name (it was empty)\n{}\n", kUsage);
     return {std::nullopt, trace_app::kExitBadInput};

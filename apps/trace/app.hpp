@@ -10,7 +10,6 @@
 //   signals.cpp       the one SIGINT/SIGTERM handler
 // Exit codes live here and nowhere in lib/.
 #include <filesystem>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,12 +49,6 @@ struct Parsed {
   int exit = kExitOk;
 };
 Parsed parse_command(int argc, char** argv);
-
-// Runs body (read, build and run a config) and turns its exceptions into a message
-// "<command>: ..." on stderr and an exit code: bad input (ConfigError) and a refused
-// results directory 2, a failed write 1, anything else an internal error 3. Shared by
-// trace and simulate.
-int run_guarded(const char* command, const std::function<int()>& body);
 
 // One SIGINT/SIGTERM handler for the whole command, installed first thing:
 // the run ends at its next poll as interrupted, with its results kept.

@@ -7,7 +7,6 @@
 #include <sstream>
 
 #include "app.hpp"
-#include "command_line.hpp"
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -70,48 +69,6 @@ void print_help(const po::options_description& opts) {
 
 }  // namespace
 
-std::optional<CommandLine> parse_command_line(const char* command, const char* usage, int argc, char** argv,
-                                              const po::options_description& opts, const std::function<void()>& help,
-                                              int& exit) {
-  CommandLine c;
-  po::options_description hidden;
-  hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("input", -1);
-  exit = kExitBadInput;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), c.vm);
-    po::notify(c.vm);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "{}: {}\n{}\n", command, e.what(), usage);
-    return std::nullopt;
-  }
-  if (c.vm.count("help")) {
-    help();
-    exit = kExitOk;
-    return std::nullopt;
-  }
-  if (c.vm.count("input")) {
-    const auto& in = c.vm["input"].as<std::vector<std::string>>();
-    c.cfg = in.front();
-    c.overrides.assign(in.begin() + 1, in.end());
-  }
-  if (c.cfg.empty()) {
-    fmt::print(stderr, "{}: no configuration file given\n{}\n", command, usage);
-    return std::nullopt;
-  }
-  for (const std::string& o : c.overrides)
-    if (o.find('=') == std::string::npos) {
-      fmt::print(stderr, "{}: '{}' is not an override 'section.key=value' (only one FILE.cfg is read)\n{}\n", command,
-                 o, usage);
-      return std::nullopt;
-    }
-  exit = kExitOk;
-  return c;
-}
-
 Parsed parse_command(int argc, char** argv) {
   std::string cfg, out;
   std::vector<std::string> overrides;
@@ -144,13 +101,39 @@ Parsed parse_command(int argc, char** argv) {
       "imperfection sensitivity: NAME=START:STOP:COUNT, amplitudes of the [parameters] entry NAME (geometric "
       "spacing, START > 0); the first critical point at NAME = 0 and at each amplitude, and the fit "
       "1 - lambda_max/lambda_cr = c NAME^beta: DIR/imperfection.csv, DIR/imperfection.json (not with --sweep)");
-  int exit = kExitOk;
-  std::optional<CommandLine> line =
-      parse_command_line("trace", kUsage, argc, argv, opts, [&] { print_help(opts); }, exit);
-  if (!line) return {std::nullopt, exit};
-  const po::variables_map& vm = line->vm;
-  cfg = line->cfg;
-  overrides = line->overrides;
+  po::options_description hidden;
+  hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
+  po::options_description all;
+  all.add(opts).add(hidden);
+  po::positional_options_description pos;
+  pos.add("input", -1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "trace: {}\n{}\n", e.what(), kUsage);
+    return {std::nullopt, kExitBadInput};
+  }
+  if (vm.count("help")) {
+    print_help(opts);
+    return {std::nullopt, kExitOk};
+  }
+  if (vm.count("input")) {
+    const auto& in = vm["input"].as<std::vector<std::string>>();
+    cfg = in.front();
+    overrides.assign(in.begin() + 1, in.end());
+  }
+  if (cfg.empty()) {
+    fmt::print(stderr, "trace: no configuration file given\n{}\n", kUsage);
+    return {std::nullopt, kExitBadInput};
+  }
+  for (const std::string& o : overrides)
+    if (o.find('=') == std::string::npos) {
+      fmt::print(stderr, "trace: '{}' is not an override 'section.key=value' (only one FILE.cfg is read)\n{}\n", o,
+                 kUsage);
+      return {std::nullopt, kExitBadInput};
+    }
   if (primary_only) overrides.push_back("branches.switch=false");
   if (!switch_at.empty()) overrides.push_back("branches.at=" + switch_at);
   if (!from.empty()) overrides.push_back("branches.from=" + from);

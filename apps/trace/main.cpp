@@ -10,19 +10,36 @@
 //
 // Progress goes to stdout: one line per point when stdout is not a terminal; on
 // a terminal a single line updated in place (console.hpp); nothing with --quiet.
+#include <fmt/core.h>
+
+#include <exception>
+
 #include "app.hpp"
 #include "senda/input/config.hpp"
+#include "senda/output/files.hpp"
 
 int main(int argc, char** argv) {
   trace_app::install_stop_handler();  // first: a signal at any time is an interruption, not a kill
   const trace_app::Parsed parsed = trace_app::parse_command(argc, argv);
   if (!parsed.command) return parsed.exit;
   const trace_app::Command& cmd = *parsed.command;
-  return trace_app::run_guarded("trace", [&] {
+  try {
     senda::input::Config config = senda::input::Config::read_file(cmd.cfg);
     for (const std::string& o : cmd.overrides) config.apply_override(o);
     if (!cmd.sweep.empty()) return trace_app::run_sweep(config, cmd);
     if (!cmd.imperfection.empty()) return trace_app::run_imperfection(config, cmd);
     return trace_app::run_trace(config, cmd);
-  });
+  } catch (const senda::input::ConfigError& e) {
+    fmt::print(stderr, "trace: {}\n", e.what());
+    return trace_app::kExitBadInput;
+  } catch (const senda::output::DirectoryRefused& e) {
+    fmt::print(stderr, "trace: {}\n", e.what());
+    return trace_app::kExitBadInput;
+  } catch (const senda::output::OutputError& e) {
+    fmt::print(stderr, "trace: {}\n", e.what());
+    return trace_app::kExitFailed;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "trace: internal error: {}\n", e.what());
+    return trace_app::kExitInternal;
+  }
 }

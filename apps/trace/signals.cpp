@@ -1,5 +1,4 @@
-// The one SIGINT/SIGTERM handler of the trace command (and of simulate), and the
-// exception guard of both mains (run_guarded). The handler: a flag the runs poll
+// The one SIGINT/SIGTERM handler of the trace command: a flag the runs poll
 // (Observer::stop_requested, the sweep's workers). Installed first thing in
 // main, so that a signal at any time ends the run as interrupted with its
 // results kept instead of killing the process.
@@ -9,13 +8,7 @@
 
 #include <unistd.h>
 
-#include <fmt/core.h>
-
-#include <exception>
-
 #include "app.hpp"
-#include "senda/input/config.hpp"
-#include "senda/output/files.hpp"
 
 namespace trace_app {
 
@@ -39,23 +32,5 @@ void install_stop_handler() {
 }
 
 bool stop_requested() { return g_stop != 0; }
-
-int run_guarded(const char* command, const std::function<int()>& body) {
-  try {
-    return body();
-  } catch (const senda::input::ConfigError& e) {
-    fmt::print(stderr, "{}: {}\n", command, e.what());
-    return kExitBadInput;
-  } catch (const senda::output::DirectoryRefused& e) {
-    fmt::print(stderr, "{}: {}\n", command, e.what());
-    return kExitBadInput;
-  } catch (const senda::output::OutputError& e) {
-    fmt::print(stderr, "{}: {}\n", command, e.what());
-    return kExitFailed;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "{}: internal error: {}\n", command, e.what());
-    return kExitInternal;
-  }
-}
 
 }  // namespace trace_app
