@@ -29,3 +29,7 @@ endif()
 add_test(NAME cli.cosim
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/cosim.sh $<TARGET_FILE:cosim> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/cosim)
 set_tests_properties(cli.cosim PROPERTIES TIMEOUT 60)
+# The simulate command: snap-through, release from LP1, kick, signals, bad input (tests/cli/simulate.sh).
+add_test(NAME cli.simulate
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/simulate.sh $<TARGET_FILE:simulate> $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/simulate)
+set_tests_properties(cli.simulate PROPERTIES TIMEOUT 120)

@@ -2,6 +2,7 @@
 # The architecture rules of docs/api.md, read off the source:
 #   core <- linalg <- {model, continuation} <- critical <- analysis <- {input, output} <- apps
 #   core <- linalg <- model <- cosim <- input (co-simulation)
+#   core <- linalg <- model <- dynamics <- {input, output}
 # - a module's headers and sources include senda/<X>/ only for X in its allowed set
 #   (input and output never include each other);
 # - nothing under analysis/ knows a Config; no exit code in lib/ (the JSON key
@@ -25,8 +26,8 @@ allowed() {
     critical) echo "core linalg model continuation critical" ;;
     analysis) echo "core linalg model continuation critical analysis" ;;
     cosim) echo "core linalg model cosim" ;;
-    input) echo "core linalg model continuation critical analysis cosim input" ;;
-    output) echo "core linalg model continuation critical analysis output" ;;
+    input) echo "core linalg model continuation critical analysis cosim dynamics input" ;;
+    output) echo "core linalg model continuation critical analysis dynamics output" ;;
     *) echo "" ;;
   esac
 }

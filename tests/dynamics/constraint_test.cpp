@@ -95,7 +95,7 @@ TEST_CASE("index-1 pendulum without stabilisation: Phi(t) = a1 t + a2 (eq. 34)",
   it.set_state(0.0, q, v);
   double err = 0.0;
   while (it.time() < 5.0 - 1e-12) {
-    REQUIRE(it.step(0.01) == StepStatus::Ok);
+    REQUIRE(it.step(0.01) == Index1Status::Ok);
     err = std::max(err, std::abs(phi_of(it.q()) - (a1 * it.time() + a2)));
   }
   INFO("max |Phi - (a1 t + a2)| = " << err << ", Phi(5) = " << phi_of(it.q()));
@@ -122,7 +122,7 @@ TEST_CASE("index-1 pendulum without stabilisation: the integrator's drift grows 
   const int n = 160;
   std::vector<double> lt, lphi, lrate;
   for (int k = 1; k <= 32 * n; ++k) {
-    REQUIRE(it.step(period / n) == StepStatus::Ok);
+    REQUIRE(it.step(period / n) == Index1Status::Ok);
     if (k % n == 0 && k >= 4 * n) {
       lt.push_back(std::log(it.time()));
       lphi.push_back(std::log(it.violation()));
@@ -186,7 +186,7 @@ TEST_CASE("index-1 pendulum with Baumgarte: Phi(t) is the damped oscillator of e
         double err = 0.0;
         const int steps = static_cast<int>(std::lround(5.0 / dt));
         for (int s = 0; s < steps; ++s) {
-          REQUIRE(it.step(dt) == StepStatus::Ok);
+          REQUIRE(it.step(dt) == Index1Status::Ok);
           err = std::max(err, std::abs(phi_of(it.q()) - exact(it.time())));
         }
         // The violation has decayed (by e^{-5} at least, the slowest root being −1):
@@ -301,7 +301,7 @@ TEST_CASE("periodic re-imposition keeps |Phi| under its tolerance and counts its
   it.set_state(0.0, Vector::Zero(2), Vector::Zero(2));
   double worst = 0.0, worst_rate = 0.0;
   for (int k = 0; k < periods * n; ++k) {
-    REQUIRE(it.step(period / n) == StepStatus::Ok);
+    REQUIRE(it.step(period / n) == Index1Status::Ok);
     worst = std::max(worst, it.violation());
     worst_rate = std::max(worst_rate, it.violation_rate());
   }
@@ -317,7 +317,7 @@ TEST_CASE("periodic re-imposition keeps |Phi| under its tolerance and counts its
   // The same step without the re-imposition drifts above the tolerance.
   Index1Integrator free_run = pend.integrator({});
   free_run.set_state(0.0, Vector::Zero(2), Vector::Zero(2));
-  for (int k = 0; k < periods * n; ++k) REQUIRE(free_run.step(period / n) == StepStatus::Ok);
+  for (int k = 0; k < periods * n; ++k) REQUIRE(free_run.step(period / n) == Index1Status::Ok);
   CHECK(free_run.violation() > 10.0 * o.position_tolerance);
 }
 
@@ -338,7 +338,7 @@ TEST_CASE("projected index-1 pendulum: the period is 4 sqrt(L/g) K(sin(theta0/2)
   REQUIRE(it.acceleration(it.time(), it.q(), it.v(), a_prev, mu));
   double vy_prev = it.v()[1], t_prev = it.time();
   for (int k = 0; k < 300 && t_stop < 0.0; ++k) {
-    REQUIRE(it.step(dt) == StepStatus::Ok);
+    REQUIRE(it.step(dt) == Index1Status::Ok);
     REQUIRE(it.acceleration(it.time(), it.q(), it.v(), a, mu));
     const double vy = it.v()[1];
     if (k > 10 && vy_prev > 0.0 && vy <= 0.0) {
@@ -384,10 +384,10 @@ TEST_CASE("index-1 integrator: bad options are refused, redundant constraints ar
   c.add_coordinate(0, 0.0);
   Index1Integrator it(diagonal({1.0, 1.0}), c, Pendulum::gravity, {});
   it.set_state(0.0, Vector::Zero(2), Vector::Zero(2));
-  CHECK(it.step(0.01) == StepStatus::SingularSystem);
+  CHECK(it.step(0.01) == Index1Status::SingularSystem);
   CHECK(it.time() == 0.0);
   CHECK(it.q().norm() == 0.0);
-  CHECK(std::string(to_string(StepStatus::SingularSystem)) == "singular-system");
+  CHECK(std::string(to_string(Index1Status::SingularSystem)) == "singular-system");
   CHECK(std::string(to_string(Projection::WhenViolated)) == "when-violated");
   CHECK(std::string(to_string(Weight::Mass)) == "mass");
 }
@@ -422,7 +422,7 @@ TEST_CASE("a spinning dumbbell: with W = M the centre of mass moves uniformly th
     Index1Integrator it(diagonal({ma, ma, ma, mb, mb, mb}), c, no_force, o);
     it.set_state(0.0, Vector::Zero(6), v0);
     for (int k = 0; k < 200; ++k) {
-      REQUIRE(it.step(0.05) == StepStatus::Ok);
+      REQUIRE(it.step(0.05) == Index1Status::Ok);
       drift[run] = std::max(drift[run], (centre(it.q()) - vc * it.time()).norm());
     }
     corrections[run] = it.statistics().corrections;

@@ -25,6 +25,10 @@ using namespace senda;
 
 std::string num(double v) { return core::format_number(v); }
 std::string boolean(bool b) { return b ? "true" : "false"; }
+const input::DynamicsSpec& dyn() {
+  static const input::DynamicsSpec d;
+  return d;
+}
 
 // The default of the struct field a key fills, as the table would write it.
 using Getter = std::function<std::string(const analysis::AnalysisOptions&, const input::OutputRequest&)>;
@@ -74,6 +78,26 @@ const std::map<std::string, Getter>& fields() {
       {"cosim.max_iterations", [](auto&, auto&) { return num(cosim::MasterOptions{}.max_iterations); }},
       {"cosim.tolerance", [](auto&, auto&) { return num(cosim::MasterOptions{}.tolerance); }},
       {"cosim.plot", [](auto&, auto&) { return boolean(input::CosimSpec{}.plot); }},
+      // [dynamics]: the defaults of dynamics::IntegratorOptions, MassSpec, LoadHistory, input::DynamicsSpec
+      {"dynamics.integrator", [](auto&, auto&) { return std::string(dynamics::to_string(dyn().integrator.scheme)); }},
+      {"dynamics.dt", [](auto&, auto&) { return num(dyn().integrator.dt); }},
+      {"dynamics.t_end", [](auto&, auto&) { return num(dyn().t_end); }},
+      {"dynamics.max_steps", [](auto&, auto&) { return num(static_cast<double>(input::kDefaultDynamicsMaxSteps)); }},
+      {"dynamics.beta", [](auto&, auto&) { return num(dyn().integrator.beta); }},
+      {"dynamics.gamma", [](auto&, auto&) { return num(dyn().integrator.gamma); }},
+      {"dynamics.alpha", [](auto&, auto&) { return num(dyn().integrator.alpha); }},
+      {"dynamics.tangent", [](auto&, auto&) { return std::string(dynamics::to_string(dyn().integrator.em_tangent)); }},
+      {"dynamics.convergence", [](auto&, auto&) { return std::string(dynamics::to_string(dyn().integrator.test)); }},
+      {"dynamics.tolerance", [](auto&, auto&) { return num(dyn().integrator.residual_tolerance); }},
+      {"dynamics.energy_tolerance", [](auto&, auto&) { return num(dyn().integrator.energy_tolerance); }},
+      {"dynamics.max_iterations", [](auto&, auto&) { return num(dyn().integrator.max_iterations); }},
+      {"dynamics.line_density", [](auto&, auto&) { return num(dyn().mass.line_density); }},
+      {"dynamics.line_rotary_inertia", [](auto&, auto&) { return num(dyn().mass.line_rotary_inertia); }},
+      {"dynamics.mass_matrix", [](auto&, auto&) { return std::string(dynamics::to_string(dyn().mass.lumping)); }},
+      {"dynamics.damping_mass", [](auto&, auto&) { return num(dyn().damping_mass); }},
+      {"dynamics.damping_stiffness", [](auto&, auto&) { return num(dyn().damping_stiffness); }},
+      {"dynamics.load", [](auto&, auto&) { return std::string(dynamics::to_string(dyn().load.kind)); }},
+      {"dynamics.output_every", [](auto&, auto&) { return num(static_cast<double>(dyn().output_every)); }},
   };
   return m;
 }

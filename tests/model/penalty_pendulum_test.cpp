@@ -44,7 +44,7 @@ double half_period(double kappa, double dt) {
   };
   double w_prev = omega(it.q(), it.v()), t_prev = 0.0;
   while (it.time() < 10.0) {
-    REQUIRE(it.step(dt) == dynamics::StepStatus::Ok);
+    REQUIRE(it.step(dt) == dynamics::Index1Status::Ok);
     const double w = omega(it.q(), it.v());
     if (it.time() > 1.0 && w_prev < 0.0 && w >= 0.0) return t_prev + dt * w_prev / (w_prev - w);  // θ̇ linear in t here
     w_prev = w;

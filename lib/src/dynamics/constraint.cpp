@@ -158,11 +158,11 @@ const char* to_string(Projection p) {
   return "?";
 }
 
-const char* to_string(StepStatus s) {
+const char* to_string(Index1Status s) {
   switch (s) {
-    case StepStatus::Ok: return "ok";
-    case StepStatus::SingularSystem: return "singular-system";
-    case StepStatus::ProjectionFailed: return "projection-failed";
+    case Index1Status::Ok: return "ok";
+    case Index1Status::SingularSystem: return "singular-system";
+    case Index1Status::ProjectionFailed: return "projection-failed";
   }
   return "?";
 }
@@ -259,18 +259,18 @@ bool Index1Integrator::correct() {
   return project_velocities(c_, W_, q_, v_).converged;
 }
 
-StepStatus Index1Integrator::step(double dt) {
+Index1Status Index1Integrator::step(double dt) {
   if (!(dt > 0.0) || !std::isfinite(dt)) misuse("step: dt must be positive and finite");
   // Classical RK4 on (q̇, v̇) = (v, a(t, q, v)).
   Vector a1, a2, a3, a4, mu;
   const double h = dt;
-  if (!acceleration(t_, q_, v_, a1, mu)) return StepStatus::SingularSystem;
+  if (!acceleration(t_, q_, v_, a1, mu)) return Index1Status::SingularSystem;
   const Vector q2 = q_ + 0.5 * h * v_, v2 = v_ + 0.5 * h * a1;
-  if (!acceleration(t_ + 0.5 * h, q2, v2, a2, mu)) return StepStatus::SingularSystem;
+  if (!acceleration(t_ + 0.5 * h, q2, v2, a2, mu)) return Index1Status::SingularSystem;
   const Vector q3 = q_ + 0.5 * h * v2, v3 = v_ + 0.5 * h * a2;
-  if (!acceleration(t_ + 0.5 * h, q3, v3, a3, mu)) return StepStatus::SingularSystem;
+  if (!acceleration(t_ + 0.5 * h, q3, v3, a3, mu)) return Index1Status::SingularSystem;
   const Vector q4 = q_ + h * v3, v4 = v_ + h * a3;
-  if (!acceleration(t_ + h, q4, v4, a4, mu)) return StepStatus::SingularSystem;
+  if (!acceleration(t_ + h, q4, v4, a4, mu)) return Index1Status::SingularSystem;
   q_ += h / 6.0 * (v_ + 2.0 * v2 + 2.0 * v3 + v4);
   v_ += h / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4);
   t_ += h;
@@ -282,9 +282,9 @@ StepStatus Index1Integrator::step(double dt) {
       options_.projection == Projection::EveryStep ||
       (options_.projection == Projection::WhenViolated &&
        (phi > options_.position_tolerance || phi_dot > options_.velocity_tolerance));
-  if (!project) return StepStatus::Ok;
+  if (!project) return Index1Status::Ok;
   ++stats_.corrections;
-  return correct() ? StepStatus::Ok : StepStatus::ProjectionFailed;
+  return correct() ? Index1Status::Ok : Index1Status::ProjectionFailed;
 }
 
 }  // namespace senda::dynamics

@@ -122,7 +122,9 @@ class Builder {
     return s;
   }
   int free_equation(const Fields& f, int node, Component comp, const char* purpose) const;
+  std::map<std::pair<int, int>, double> read_mode_file(const Fields& f, const std::string& file, bool rotations) const;
   std::map<std::pair<int, int>, double> read_imperfection() const;
+  void read_dynamics(Spec& s);
   void read_nodes();
   void read_elements();
   struct Member {
@@ -272,40 +274,37 @@ int Builder::free_equation(const Fields& f, int node, Component comp, const char
   return eq;
 }
 
-// model.imperfection = MODE_FILE AMPLITUDE: node offsets AMPLITUDE·φ from a mode file
-// (equation,dof,phi rows with dof "node N ux|uy|uz"; rotations and hinge slots skipped).
-std::map<std::pair<int, int>, double> Builder::read_imperfection() const {
-  std::map<std::pair<int, int>, double> offset;
-  const std::vector<Fields> recs = records("model.imperfection");
-  if (recs.empty()) return offset;
-  const Fields& f = recs.front();
-  f.require(2, 2);
-  const double amplitude = f.real(1, "AMPLITUDE");
+// The rows of a mode file (DIR/modes/<id>.csv: "equation,dof,phi", dof "node N ux|uy|...")
+// as (node id, component) → φ, every row's node id and value checked; hinge slots
+// skipped, rotations too unless `rotations`. Errors at the entry of f.
+std::map<std::pair<int, int>, double> Builder::read_mode_file(const Fields& f, const std::string& file,
+                                                              bool rotations) const {
+  std::map<std::pair<int, int>, double> phi_of;
   // Read like the .cfg: a regular file of bounded size (a FIFO or /dev/zero is
-  // refused, not read); every row's node id and value checked.
+  // refused, not read).
   {
     std::error_code ec;
-    const fs::file_status st = fs::status(f[0], ec);
+    const fs::file_status st = fs::status(file, ec);
     if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
-      f.fail("cannot read the mode file '" + f[0] + "': " + ec.message(), "a modes/<id>.csv written by trace");
-    if (ec || !fs::exists(st)) f.fail("cannot read the mode file '" + f[0] + "': no such file", "a modes/<id>.csv written by trace");
-    if (!fs::is_regular_file(st)) f.fail("the mode file '" + f[0] + "' is not a regular file", "a modes/<id>.csv written by trace");
-    if (fs::file_size(f[0], ec) > 64u * 1024u * 1024u || ec) f.fail("the mode file '" + f[0] + "' is larger than 64 MiB");
+      f.fail("cannot read the mode file '" + file + "': " + ec.message(), "a modes/<id>.csv written by trace");
+    if (ec || !fs::exists(st)) f.fail("cannot read the mode file '" + file + "': no such file", "a modes/<id>.csv written by trace");
+    if (!fs::is_regular_file(st)) f.fail("the mode file '" + file + "' is not a regular file", "a modes/<id>.csv written by trace");
+    if (fs::file_size(file, ec) > 64u * 1024u * 1024u || ec) f.fail("the mode file '" + file + "' is larger than 64 MiB");
   }
-  std::ifstream in(f[0]);
-  if (!in) f.fail("cannot read the mode file '" + f[0] + "'", "a modes/<id>.csv written by trace");
+  std::ifstream in(file);
+  if (!in) f.fail("cannot read the mode file '" + file + "'", "a modes/<id>.csv written by trace");
   std::string line;
   int row = 0;
   if (!std::getline(in, line) || line.rfind("equation,dof,phi", 0) != 0)
-    f.fail("'" + f[0] + "' is not a mode file (first line 'equation,dof,phi')");
+    f.fail("'" + file + "' is not a mode file (first line 'equation,dof,phi')");
   while (std::getline(in, line)) {
     ++row;
     const std::size_t a = line.find(','), b = line.rfind(',');
-    if (a == std::string::npos || b == a) f.fail("'" + f[0] + "' row " + std::to_string(row) + ": expected 3 fields");
+    if (a == std::string::npos || b == a) f.fail("'" + file + "' row " + std::to_string(row) + ": expected 3 fields");
     const std::vector<std::string> dof = split_fields(line.substr(a + 1, b - a - 1));
     if (dof.size() != 3 || dof[0] != "node") continue;  // "node 3 rz (member 2)": a hinge slot
     const std::optional<Component> c = component_from(dof[2]);
-    if (!c || static_cast<int>(*c) >= static_cast<int>(Component::Rx)) continue;
+    if (!c || (!rotations && static_cast<int>(*c) >= static_cast<int>(Component::Rx))) continue;
     // The whole field must be the number: no trailing text, no id beyond int.
     int id = 0;
     double phi = 0.0;
@@ -315,19 +314,32 @@ std::map<std::pair<int, int>, double> Builder::read_imperfection() const {
     const auto rp = std::from_chars(phi_text.data(), phi_text.data() + phi_text.size(), phi);
     if (ri.ec != std::errc() || ri.ptr != id_text.data() + id_text.size() || rp.ec != std::errc() ||
         rp.ptr != phi_text.data() + phi_text.size() || !std::isfinite(phi))
-      f.fail("'" + f[0] + "' row " + std::to_string(row) + ": cannot read '" + line +
+      f.fail("'" + file + "' row " + std::to_string(row) + ": cannot read '" + line +
              "' (a node id and a finite number expected)");
-    offset[{id, static_cast<int>(*c)}] = amplitude * phi;
+    phi_of[{id, static_cast<int>(*c)}] = phi;
   }
   std::set<std::string> node_ids;
   for (const Fields& n : records("model.node"))
     if (n.size() > 0) node_ids.insert(n[0]);
   if (mesh_)
     for (const MeshNode& n : mesh_->nodes) node_ids.insert(std::to_string(n.tag));
-  for (const auto& [key, v] : offset)
+  for (const auto& [key, v] : phi_of)
     if (!node_ids.count(std::to_string(key.first)))
       f.fail("the mode file moves node " + std::to_string(key.first) + ", which this model does not have",
              "a mode of the same model");
+  return phi_of;
+}
+
+// model.imperfection = MODE_FILE AMPLITUDE: node offsets AMPLITUDE·φ from a mode file
+// (translations only).
+std::map<std::pair<int, int>, double> Builder::read_imperfection() const {
+  const std::vector<Fields> recs = records("model.imperfection");
+  if (recs.empty()) return {};
+  const Fields& f = recs.front();
+  f.require(2, 2);
+  const double amplitude = f.real(1, "AMPLITUDE");
+  std::map<std::pair<int, int>, double> offset = read_mode_file(f, f[0], false);
+  for (auto& [key, v] : offset) v *= amplitude;
   return offset;
 }
 
@@ -1057,6 +1069,158 @@ void Builder::read_output(Spec& s) {
   s.output.drawings = *c_.boolean("output.drawings");
 }
 
+void Builder::read_dynamics(Spec& s) {
+  DynamicsSpec& d = s.dynamics;
+  const int n = model_->size();
+  d.q0 = Vector::Zero(n);
+  d.v0 = Vector::Zero(n);
+  for (const Entry& e : c_.entries()) d.given = d.given || e.key.rfind("dynamics.", 0) == 0;
+  if (!d.given) return;
+  const std::string scheme = *c_.text("dynamics.integrator");
+  dynamics::IntegratorOptions& o = d.integrator;
+  o.scheme = scheme == "midpoint" ? dynamics::Scheme::Midpoint
+             : scheme == "newmark" ? dynamics::Scheme::Newmark
+             : scheme == "hht"     ? dynamics::Scheme::HHT
+                                   : dynamics::Scheme::EnergyMomentum;
+  o.dt = *c_.real("dynamics.dt");
+  o.beta = *c_.real("dynamics.beta");
+  o.gamma = *c_.real("dynamics.gamma");
+  o.alpha = *c_.real("dynamics.alpha");
+  o.em_tangent = *c_.text("dynamics.tangent") == "symmetric" ? dynamics::EmTangent::Symmetric : dynamics::EmTangent::Exact;
+  const std::string test = *c_.text("dynamics.convergence");
+  o.test = test == "energy" ? dynamics::ConvergenceTest::Energy
+           : test == "both" ? dynamics::ConvergenceTest::Both
+                            : dynamics::ConvergenceTest::Residual;
+  o.residual_tolerance = *c_.real("dynamics.tolerance");
+  o.energy_tolerance = *c_.real("dynamics.energy_tolerance");
+  o.max_iterations = static_cast<int>(*c_.integer("dynamics.max_iterations"));
+  o.solver = *linalg::solver_from_string(*c_.text("linalg.solver"));
+  for (const char* key : {"dynamics.beta", "dynamics.gamma"})
+    if (c_.has(key) && o.scheme != dynamics::Scheme::Newmark)
+      c_.fail(c_.find(key), key, "only the newmark integrator takes beta and gamma (hht sets its own from alpha)",
+              "dynamics.integrator = newmark");
+  if (c_.has("dynamics.alpha") && o.scheme != dynamics::Scheme::HHT)
+    c_.fail(c_.find("dynamics.alpha"), "dynamics.alpha", "only the hht integrator takes alpha", "dynamics.integrator = hht");
+  if (o.scheme == dynamics::Scheme::Newmark && o.gamma < 0.5)
+    c_.fail(c_.find("dynamics.gamma"), "dynamics.gamma", "gamma below 1/2 amplifies the motion (negative damping)", "[0.5, 1]");
+
+  // Time.
+  d.t_end = *c_.real("dynamics.t_end");
+  const long max_steps = *c_.integer("dynamics.max_steps");
+  const double steps = std::ceil(d.t_end / o.dt - 1e-9);
+  if (!(steps <= static_cast<double>(max_steps)))
+    c_.fail(c_.find("dynamics.dt"), "dynamics.dt",
+            fmt::format("t_end/dt = {:g} steps is more than dynamics.max_steps = {}", steps, max_steps),
+            fmt::format("[{:g}, inf)", d.t_end / static_cast<double>(max_steps)));
+  d.steps = static_cast<long>(steps);
+  d.output_every = *c_.integer("dynamics.output_every");
+
+  // Mass.
+  std::set<int> massed;
+  for (const Fields& f : records("dynamics.mass")) {
+    f.require(2, 3);
+    const NodeInfo& nd = node(f, 0, "NODE");
+    if (!massed.insert(nd.index).second) f.fail("node " + f[0] + " is given a mass twice");
+    const double m = f.real(1, "M"), J = f.size() > 2 ? f.real(2, "J") : 0.0;
+    if (!(m >= 0.0) || !(J >= 0.0)) f.fail("masses must be >= 0", "M >= 0, J >= 0");
+    d.mass.nodes.push_back({nd.index, m, J});
+  }
+  d.mass.line_density = *c_.real("dynamics.line_density");
+  d.mass.line_rotary_inertia = *c_.real("dynamics.line_rotary_inertia");
+  d.mass.lumping = *c_.text("dynamics.mass_matrix") == "consistent" ? dynamics::MassLumping::Consistent
+                                                                    : dynamics::MassLumping::Lumped;
+  {
+    const SparseMatrix M = dynamics::mass_matrix(*model_, d.mass);
+    const int i = dynamics::massless_unknown(M);
+    if (i >= 0) {
+      const Entry* e = c_.find("dynamics.line_density");
+      c_.fail(e, e ? "dynamics.line_density" : "dynamics.mass",
+              model_->dof_name(i) + " has no mass: every unknown needs one (a nodal mass, a rotary inertia J, "
+                                    "a line density or a line rotary inertia)");
+    }
+  }
+  d.damping_mass = *c_.real("dynamics.damping_mass");
+  d.damping_stiffness = *c_.real("dynamics.damping_stiffness");
+
+  // Initial state.
+  if (c_.has("dynamics.lambda") && c_.has("dynamics.initial_state") &&
+      split_fields(c_.find("dynamics.initial_state")->value).size() > 1)
+    c_.fail(c_.find("dynamics.lambda"), "dynamics.lambda",
+            "the load factor is given twice: by lambda and by the FACTOR of initial_state", "one of them");
+  double factor = 1.0;
+  if (const Entry* e = c_.find("dynamics.initial_state")) {
+    const Fields f(*e, spec("dynamics.initial_state"));
+    f.require(1, 2);
+    if (f.size() > 1) factor = f.real(1, "FACTOR");
+    StatePoint p;
+    try {
+      p = read_state_point(f[0], n, "dynamics.initial_state");
+    } catch (const ConfigError& err) {  // located at the line that names the state
+      f.fail("the saved state '" + f[0] + "': " + err.message(), "a DIR/states/<id>.json of this model, written by trace");
+    }
+    d.initial_state = f[0];
+    d.initial_id = p.id;
+    d.initial_lambda = p.lambda;
+    d.q0 = p.q;
+  }
+  for (const Fields& f : records("dynamics.velocity")) {
+    f.require(3, 3);
+    const NodeInfo& nd = node(f, 0, "NODE");
+    const int eq = free_equation(f, nd.index, component(f, 1), "give a velocity");
+    d.v0[eq] += f.real(2, "VALUE");
+  }
+  if (const Entry* e = c_.find("dynamics.kick")) {
+    const Fields f(*e, spec("dynamics.kick"));
+    f.require(2, 2);
+    const double amplitude = f.real(1, "AMPLITUDE");
+    for (const auto& [key, phi] : read_mode_file(f, f[0], true)) {
+      const int eq = model_->equation(nodes_.at(key.first).index, static_cast<Component>(key.second));
+      if (eq >= 0) d.v0[eq] += amplitude * phi;
+    }
+  }
+
+  // Load history.
+  const std::string kind = *c_.text("dynamics.load");
+  dynamics::LoadHistory& L = d.load;
+  L.kind = kind == "ramp" ? dynamics::LoadKind::Ramp : kind == "table" ? dynamics::LoadKind::Table : dynamics::LoadKind::Step;
+  L.lambda = c_.real("dynamics.lambda").value_or(factor * d.initial_lambda);
+  if (L.kind == dynamics::LoadKind::Ramp) {
+    if (!c_.has("dynamics.ramp_time"))
+      c_.fail(c_.find("dynamics.load"), "dynamics.ramp_time", "a ramp load needs its duration", "(0, inf)");
+    L.ramp_time = *c_.real("dynamics.ramp_time");
+  } else if (c_.has("dynamics.ramp_time")) {
+    c_.fail(c_.find("dynamics.ramp_time"), "dynamics.ramp_time", "only a ramp load has a ramp time", "dynamics.load = ramp");
+  }
+  const std::vector<Fields> points = records("dynamics.load_point");
+  if (L.kind == dynamics::LoadKind::Table) {
+    if (points.empty()) c_.fail(c_.find("dynamics.load"), "dynamics.load_point", "a table load needs load_point entries", "T LAMBDA");
+    if (c_.has("dynamics.lambda"))
+      c_.fail(c_.find("dynamics.lambda"), "dynamics.lambda", "a table load takes its factors from load_point", "no lambda");
+    for (const Fields& f : points) {
+      f.require(2, 2);
+      const double t = f.real(0, "T"), lam = f.real(1, "LAMBDA");
+      if (!L.points.empty() && !(t > L.points.back().first))
+        f.fail("the times of load_point must increase (" + f[0] + " after " + fmt::format("{:g}", L.points.back().first) + ")");
+      L.points.emplace_back(t, lam);
+    }
+  } else if (!points.empty()) {
+    points.front().fail("only a table load has load points", "dynamics.load = table");
+  }
+
+  // Events.
+  for (const Fields& f : records("dynamics.event")) {
+    f.require(3, 3);
+    const NodeInfo& nd = node(f, 0, "NODE");
+    const Component c = component(f, 1);
+    DynamicsEvent ev;
+    ev.equation = free_equation(f, nd.index, c, "watch");
+    ev.value = f.real(2, "VALUE");
+    ev.name = "u_" + f[0] + "_" + f[1] + " = " + f[2];
+    d.events.push_back(ev);
+  }
+  if (const std::string why = o.check(); !why.empty()) c_.fail(nullptr, "dynamics.integrator", why);
+}
+
 Spec Builder::run() {
   Spec s;
   s.config_file = c_.file();
@@ -1077,6 +1241,7 @@ Spec Builder::run() {
   read_continuation(s);
   read_design(s);
   read_output(s);
+  read_dynamics(s);
   s.title = c_.text("problem.title").value_or("");
   s.description = c_.text("problem.description").value_or("");
   s.problem_name = c_.text("output.name").value_or(fs::path(c_.file()).stem().string());

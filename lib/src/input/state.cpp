@@ -16,49 +16,83 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-Vector to_vector(const json& j, std::size_t n, const std::string& file, const char* what) {
+Vector to_vector(const json& j, std::size_t n, const std::string& file, const char* what,
+                 const std::string& key = "branches.from") {
   if (!j.is_array() || j.size() != n)
-    throw ConfigError(file, 0, "branches.from",
+    throw ConfigError(file, 0, key,
                       std::string("the saved state's '") + what + "' does not have " + std::to_string(n) +
                           " entries (is it from another model?)");
   Vector v(static_cast<Eigen::Index>(n));
   for (std::size_t i = 0; i < n; ++i) {
-    if (!j[i].is_number()) throw ConfigError(file, 0, "branches.from", std::string("non-numeric entry in '") + what + "'");
+    if (!j[i].is_number()) throw ConfigError(file, 0, key, std::string("non-numeric entry in '") + what + "'");
     v[static_cast<Eigen::Index>(i)] = j[i].get<double>();
   }
   return v;
 }
-}  // namespace
 
-analysis::SavedState read_state(const fs::path& file, int unknowns) {
+// The JSON of a saved state file, read like the .cfg (a regular file of bounded size),
+// its format and number of unknowns checked. Errors name the file and key.
+json open_state(const fs::path& file, int unknowns, const std::string& key) {
   const std::string name = file.string();
   // Read like the .cfg: a regular file of bounded size (a FIFO or /dev/zero is refused, not read).
   std::error_code ec;
   const fs::file_status st = fs::status(file, ec);
   if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
-    throw ConfigError(name, 0, "branches.from", "cannot read the saved state: " + ec.message());
-  if (ec || !fs::exists(st)) throw ConfigError(name, 0, "branches.from", "no such saved state");
-  if (!fs::is_regular_file(st)) throw ConfigError(name, 0, "branches.from", "the saved state is not a regular file");
+    throw ConfigError(name, 0, key, "cannot read the saved state: " + ec.message());
+  if (ec || !fs::exists(st)) throw ConfigError(name, 0, key, "no such saved state");
+  if (!fs::is_regular_file(st)) throw ConfigError(name, 0, key, "the saved state is not a regular file");
   // A state holds a few vectors of n reals (17 digits each): bound it by that, generously.
   const std::uintmax_t bound = 4096u + 64u * 8u * static_cast<std::uintmax_t>(std::max(unknowns, 1));
   if (fs::file_size(file, ec) > bound || ec)
-    throw ConfigError(name, 0, "branches.from", "the saved state is larger than a state of this model can be");
+    throw ConfigError(name, 0, key, "the saved state is larger than a state of this model can be");
   std::ifstream in(file);
-  if (!in) throw ConfigError(name, 0, "branches.from", "cannot open the saved state");
+  if (!in) throw ConfigError(name, 0, key, "cannot open the saved state");
   json j;
   try {
     j = json::parse(in);
   } catch (const std::exception& e) {
-    throw ConfigError(name, 0, "branches.from", std::string("not a saved state (JSON): ") + e.what());
+    throw ConfigError(name, 0, key, std::string("not a saved state (JSON): ") + e.what());
   }
   try {
     if (j.value("format", "") != "senda-state-1")
-      throw ConfigError(name, 0, "branches.from", "not a Senda saved state (format senda-state-1)");
-    const std::size_t n = static_cast<std::size_t>(unknowns);
+      throw ConfigError(name, 0, key, "not a Senda saved state (format senda-state-1)");
     if (j.at("unknowns").get<long>() != unknowns)
-      throw ConfigError(name, 0, "branches.from",
+      throw ConfigError(name, 0, key,
                         "the saved state has " + std::to_string(j.at("unknowns").get<long>()) +
                             " unknowns, the model " + std::to_string(unknowns) + ": it is from another model");
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ConfigError(name, 0, key, std::string("incomplete saved state: ") + e.what());
+  }
+  return j;
+}
+
+}  // namespace
+
+StatePoint read_state_point(const fs::path& file, int unknowns, const std::string& key) {
+  const json j = open_state(file, unknowns, key);
+  const std::string name = file.string();
+  try {
+    StatePoint p;
+    p.id = j.value("id", "");
+    p.kind = j.value("kind", "");
+    p.lambda = j.at("lambda").get<double>();
+    p.q = to_vector(j.at("q"), static_cast<std::size_t>(unknowns), name, "q", key);
+    if (!std::isfinite(p.lambda) || !p.q.allFinite()) throw ConfigError(name, 0, key, "lambda and q must be finite numbers");
+    return p;
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ConfigError(name, 0, key, std::string("incomplete saved state: ") + e.what());
+  }
+}
+
+analysis::SavedState read_state(const fs::path& file, int unknowns) {
+  const std::string name = file.string();
+  const json j = open_state(file, unknowns, "branches.from");
+  try {
+    const std::size_t n = static_cast<std::size_t>(unknowns);
     analysis::SavedState s;
     s.problem = j.value("problem", "");
     critical::CriticalPoint& cp = s.point;

@@ -54,6 +54,31 @@ void TrussBar::energy_of_length(double l, double* W, double* N, double* dN) cons
   if (dN) *dN = dn;
 }
 
+double TrussBar::energy_quotient(double la, double lb) const {
+  const double sa = la / l0_, sb = lb / l0_;
+  double ea = 0, eb = 0, de_dl = 0;  // ε(la), ε(lb), (ε(lb) − ε(la))/(lb − la)
+  switch (measure_) {
+    case StrainMeasure::GreenLagrange:
+      ea = 0.5 * (sa * sa - 1.0);
+      eb = 0.5 * (sb * sb - 1.0);
+      de_dl = (la + lb) / (2.0 * l0_ * l0_);
+      break;
+    case StrainMeasure::Engineering:
+      ea = sa - 1.0;
+      eb = sb - 1.0;
+      de_dl = 1.0 / l0_;
+      break;
+    case StrainMeasure::Logarithmic: {
+      ea = std::log(sa);
+      eb = std::log(sb);
+      const double x = (lb - la) / la;  // ln(lb/la)/(lb − la) = log1p(x)/(x la)
+      de_dl = x == 0.0 ? 1.0 / la : std::log1p(x) / (x * la);
+      break;
+    }
+  }
+  return 0.5 * EA_ * l0_ * (ea + eb) * de_dl;
+}
+
 namespace {
 Eigen::Vector3d chord(int dim, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, const Eigen::VectorXd& u) {
   Eigen::Vector3d d = xb - xa;

@@ -12,11 +12,42 @@ namespace senda::output {
 
 namespace fs = std::filesystem;
 
+RowFile::RowFile(const fs::path& file) : file_(file) {
+  // Unbuffered: each row goes to the operating system in one write() (after a kill
+  // every converged point is on disk), and a failed one leaves no buffered tail
+  // that a later flush could add to the file.
+  fd_ = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd_ < 0) throw OutputError(file.string() + ": cannot create: " + std::strerror(errno));
+}
+
+RowFile::~RowFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void RowFile::append(const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ::ssize_t n = ::write(fd_, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;  // a signal (Ctrl-C) during the write: go on
+    if (n <= 0) {
+      const int err = n < 0 ? errno : ENOSPC;
+      // Back to the last whole row, so that the file never ends in a partial one.
+      if (done > 0 && ::ftruncate(fd_, static_cast<off_t>(size_)) == 0) ::lseek(fd_, static_cast<off_t>(size_), SEEK_SET);
+      throw OutputError(file_.string() + ": write failed: " + std::strerror(err));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  size_ += static_cast<long long>(text.size());
+}
+
 const std::vector<std::string>& ResultsDir::own_files() {
   static const std::vector<std::string> files = {
       "path.csv", "summary.json", "summary.json.tmp", "plot.gp",          "critical.csv",     "plot.log",
       "curves.gp", "curves.png",  "curves.svg",       "curves.log",       "imperfection.csv", "imperfection.json",
-      "cosim_history.csv", "energy.gp", "energy.png", "energy.svg", "energy.log"};
+      "cosim_history.csv", "energy.gp", "energy.png", "energy.svg", "energy.log",
+      // simulate (output/history.hpp)
+      "history.csv", "history.gp", "history.log", "u_t.png", "u_t.svg", "energy_t.png", "energy_t.svg", "phase.png",
+      "phase.svg"};
   return files;
 }
 

@@ -28,8 +28,9 @@ void Recorder::on_critical(const analysis::CriticalEvent& e) {
   write_mode(dir_, model_, cp);
   if (vtk_) vtk_->write_mode(cp, e.branch);
   if (options_.drawings) write_critical_drawings(dir_, model_, cp);
-  // The state of a bifurcation point, for a later run that starts there (branches.from).
-  if (cp.converged && cp.abe && cp.abe->valid) {
+  // The state of a located point, for a later run that starts there: branches.from
+  // (bifurcation points with a valid bifurcation equation), dynamics.initial_state (any).
+  if (cp.converged) {
     std::error_code ec;
     fs::create_directories(dir_ / "states", ec);
     if (ec) throw OutputError((dir_ / "states").string() + ": cannot create: " + ec.message());

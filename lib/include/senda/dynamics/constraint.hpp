@@ -142,14 +142,14 @@ struct Index1Options {
   std::string validate() const;
 };
 
-enum class StepStatus {
+enum class Index1Status {
   Ok,
   SingularSystem,    // [M Gᵀ; G 0] singular: G rank-deficient (redundant or singular constraints);
                      // the state is left as it was before the step
   ProjectionFailed,  // the position projection did not reach projection_tolerance (the step is
                      // taken, q left at the last projection iterate, v not projected)
 };
-const char* to_string(StepStatus s);
+const char* to_string(Index1Status s);
 
 struct Index1Statistics {
   int steps = 0;
@@ -170,7 +170,7 @@ class Index1Integrator {
   Index1Integrator(SparseMatrix M, ConstraintSet c, ForceFunction f, Index1Options options = {});
 
   void set_state(double t, const Vector& q, const Vector& v);
-  StepStatus step(double dt);
+  Index1Status step(double dt);
 
   double time() const { return t_; }
   const Vector& q() const { return q_; }

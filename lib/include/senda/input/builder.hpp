@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "senda/analysis/options.hpp"
+#include "senda/dynamics/integrator.hpp"
+#include "senda/dynamics/load.hpp"
+#include "senda/dynamics/mass.hpp"
 #include "senda/input/config.hpp"
 #include "senda/model/model.hpp"
 
@@ -31,12 +34,41 @@ struct TrackedDof {
 // that a short file cannot ask for more memory than the machine has.
 inline constexpr long kDefaultMaxElements = 2000000;
 
+// dynamics.max_steps: the most time steps a simulation may take (t_end/dt above it is
+// refused before anything runs).
+inline constexpr long kDefaultDynamicsMaxSteps = 1000000;
+
 // What the [output] keys plot, vtk and drawings ask the application to write
 // (the output layer's options; input and output do not know each other).
 struct OutputRequest {
   bool plot = false;      // output.plot
   bool vtk = false;       // output.vtk
   bool drawings = false;  // output.drawings
+};
+
+// A crossing to record (dynamics.event): the displacement of `equation` passing value.
+struct DynamicsEvent {
+  int equation = -1;
+  double value = 0.0;
+  std::string name;  // "u_2_uy = -1"
+};
+
+// The [dynamics] section (the simulate command; docs/config.md "[dynamics]"): mass,
+// damping, load history, integrator, initial state, what to write.
+struct DynamicsSpec {
+  bool given = false;  // some dynamics.* key is in the file (or an override)
+  dynamics::MassSpec mass;
+  double damping_mass = 0.0, damping_stiffness = 0.0;  // C = a M + b K0
+  dynamics::LoadHistory load;
+  dynamics::IntegratorOptions integrator;
+  double t_end = 1.0;
+  long steps = 0;            // steps to t_end: ceil(t_end/dt − 1e-9)
+  long output_every = 1;
+  Vector q0, v0;             // initial state (q0 = 0 and v0 = 0 at rest)
+  std::string initial_state;  // the state file, or ""
+  std::string initial_id;     // its id ("LP1")
+  double initial_lambda = 0.0;  // its lambda (before the factor)
+  std::vector<DynamicsEvent> events;
 };
 
 // Everything a .cfg says, each key read once: the model, the analysis options,
@@ -51,6 +83,7 @@ struct Spec {
   std::vector<TrackedDof> track;       // the same unknowns as analysis.track, with their names
   std::vector<std::string> design_parameters;  // [design] parameter, in file order, without repeats
   OutputRequest output;
+  DynamicsSpec dynamics;
   // Source line of every node, by model node index (for messages after the build).
   std::vector<Entry> node_entries;
 };

@@ -2,10 +2,21 @@
 // Reads the saved state of a bifurcation point (DIR/states/<id>.json, written by
 // output/state.hpp) for branches.from / trace --from. Format: output/state.hpp.
 #include <filesystem>
+#include <string>
 
 #include "senda/analysis/options.hpp"
 
 namespace senda::input {
+
+// The point of any saved state, a limit or a bifurcation point (dynamics.initial_state):
+// its id, kind, lambda and q, checked against a model of `unknowns` unknowns. Throws
+// ConfigError naming the file and `key`.
+struct StatePoint {
+  std::string id, kind;
+  double lambda = 0.0;
+  Vector q;
+};
+StatePoint read_state_point(const std::filesystem::path& file, int unknowns, const std::string& key);
 
 // Reads a saved state and checks it against a model of `unknowns` unknowns.
 // Throws ConfigError naming the file and key "branches.from".

@@ -39,6 +39,11 @@ class TrussBar final : public Element {
   double axial_force(const Eigen::VectorXd& u_e) const;
   // Strain energy as a function of the current length, and its first two derivatives.
   void energy_of_length(double l, double* W, double* N, double* dN) const;
+  // N* = [W(lb) − W(la)]/(lb − la), written without the cancellation of the
+  // difference (W = ½ EA l₀ ε², so ΔW/Δl = ½ EA l₀ (ε_a + ε_b) Δε/Δl with Δε/Δl in
+  // closed form); N(la) when lb = la. The force of the energy–momentum scheme
+  // (senda/dynamics/integrator.hpp; seed 003 eq. 3.43).
+  double energy_quotient(double la, double lb) const;
 
  private:
   int id_, dim_;

@@ -59,6 +59,25 @@ class ResultsDir {
   std::filesystem::path path_;
 };
 
+// A file of whole rows (path.csv, history.csv): created new, unbuffered, each row
+// handed to the operating system in one write() (after a kill every row written is on
+// disk), and a row that could not be written whole (a full disk) truncated away, so
+// that the file ends in whole rows (issue 20). Throws OutputError naming the file.
+class RowFile {
+ public:
+  explicit RowFile(const std::filesystem::path& file);
+  ~RowFile();
+  RowFile(const RowFile&) = delete;
+  RowFile& operator=(const RowFile&) = delete;
+  void append(const std::string& text);
+  const std::filesystem::path& file() const { return file_; }
+
+ private:
+  std::filesystem::path file_;
+  int fd_ = -1;
+  long long size_ = 0;  // bytes of the whole rows written
+};
+
 // Writes text to file + ".tmp", then renames it to file: a reader never sees a
 // half-written file. Throws OutputError.
 void write_file_atomically(const std::filesystem::path& file, const std::string& text);

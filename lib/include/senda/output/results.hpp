@@ -26,32 +26,12 @@ struct RunInfo {
   std::vector<int> track;                  // their unknowns
 };
 
-// A file written one whole row at a time: unbuffered, each row handed to the
-// operating system in one write() before append() returns (after a kill every
-// row is on disk), and a row that cannot be written whole (a full disk) is
-// truncated away, so that the file always ends in whole rows (issue 20). Used for
-// path.csv and for the cosim command's cosim_history.csv.
-class RowFile {
- public:
-  // Creates the file (it must not exist). Throws OutputError.
-  explicit RowFile(const std::filesystem::path& file);
-  ~RowFile();
-  RowFile(const RowFile&) = delete;
-  RowFile& operator=(const RowFile&) = delete;
-  // Throws OutputError naming the file, with the system's error text.
-  void append(const std::string& text);
-  const std::filesystem::path& file() const { return file_; }
-
- private:
-  std::filesystem::path file_;
-  int fd_ = -1;
-  long long size_ = 0;  // bytes of the whole rows written
-};
-
 class PathWriter {
  public:
   // Creates the file and writes the header. Throws OutputError.
   PathWriter(const std::filesystem::path& file, const RunInfo& info);
+  PathWriter(const PathWriter&) = delete;
+  PathWriter& operator=(const PathWriter&) = delete;
   // One row, handed to the operating system whole before returning. Throws
   // OutputError (naming the file, with the system's error text); a row that could
   // not be written whole (a full disk) is truncated away: the file ends in whole

@@ -1,0 +1,180 @@
+#pragma once
+// Implicit time integration of M q̈ + C q̇ + f(q) = f_ext(t) (docs/theory.md §11).
+//
+// Notation (docs/theory.md §11)           code
+//   q_n, v_n, a_n  state at t_n            State::q, v, a
+//   x = q_{n+1}    (Newton's unknown is Δq = x − q_n, inside step())
+//   Δt             time step               IntegratorOptions::dt
+//   f(q) = ∂U/∂q   internal force          Model::internal_force
+//   f*(q_n, x)     discrete gradient       discrete_force()                 (eqs. 11.8–11.10)
+//   R(x), S = ∂R/∂x residual, iteration matrix of a step
+//
+// Schemes (one Newton loop, the residual and matrix differ):
+//   EnergyMomentum  R = (2/Δt²) M (x − q − Δt v) + C (x − q)/Δt + f*(q, x) − f_ext(t_{n+½})   (eq. 11.7)
+//                   f* the central-force form of seed 003 (eqs. 3.42–3.46) for truss bars,
+//                   the discrete derivative of Gonzalez (seed 003 eq. 2.5) for every other
+//                   element (springs: it is the midpoint force, their energy being quadratic)
+//   Midpoint        the same with f((q + x)/2) (seed 003 eqs. 1.13–1.17)               (eq. 11.6)
+//   Newmark, HHT    a_{n+1} = (x − q − Δt v)/(βΔt²) − (1/(2β) − 1) a_n,
+//                   v_{n+1} = v + Δt((1 − γ) a_n + γ a_{n+1}),
+//                   R = M a_{n+1} + (1 + α)(C v_{n+1} + f(x) − f_ext(t_{n+1}))
+//                                 − α(C v_n + f(q_n) − f_ext(t_n))                   (eq. 11.11)
+//                   α = 0 is Newmark; HHT-α with α ∈ [−1/3, 0], β = (1 − α)²/4, γ = ½ − α.
+// Energy bookkeeping (eq. 11.12): T = ½ vᵀM v, U = Σ W_e, the work of the loads
+// W_ext += f_ext,n+½ · (q_{n+1} − q_n) (EM, midpoint: at t_{n+½}; Newmark/HHT: the mean
+// of f_ext(t_n) and f_ext(t_{n+1})), the dissipated D += Δq·C v̄; the load potential is
+// −W_ext (= −f_ext·(q − q₀) for a constant load) and the energy error
+// E_err = T + U − W_ext + D − E₀.
+//
+// Nothing prints; a step that does not converge is a status (StepStatus), never an
+// exception. A constraint solver plugs in through StepHook (after each converged step:
+// correct q and v, report its own columns); penalty constraints need no hook, they are
+// elements of the model.
+#include <Eigen/Core>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "senda/core/problem.hpp"
+#include "senda/dynamics/load.hpp"
+#include "senda/linalg/factorization.hpp"
+#include "senda/model/model.hpp"
+
+namespace senda::dynamics {
+
+enum class Scheme { EnergyMomentum, Midpoint, Newmark, HHT };
+const char* to_string(Scheme s);  // "energy-momentum", "midpoint", "newmark", "hht"
+
+// The iteration matrix of the energy–momentum scheme for truss bars: the exact,
+// unsymmetric derivative of the central force (seed 003 eq. 3.45; an LU factorization),
+// or the symmetric midpoint tangent ½ K(q_{n+½}) (LDLᵀ; Newton then converges linearly).
+enum class EmTangent { Exact, Symmetric };
+const char* to_string(EmTangent t);  // "exact", "symmetric"
+
+// Newton's stopping test: the residual (‖R‖ ≤ tol · the largest of its terms' norms:
+// (2/Δt²)‖M Δq‖, (2/Δt)‖M v_n‖, ‖f‖, ‖f_ext‖, ‖C v‖ and the elements' force terms
+// Σ|K_e||x_e − x̄_e| being the floor: ‖R‖ ≤ 64 eps times the largest of them all is
+// converged too, no iteration does better; Newton's unknown is Δq = q_{n+1} − q_n, so
+// that the inertia term is not rounded to eps (2/Δt²)‖M q‖), the energy norm |δxᵀR| ≤ etol |δx₀ᵀR₀| (the work of the correction,
+// eq. 11.13), or both.
+enum class ConvergenceTest { Residual, Energy, Both };
+const char* to_string(ConvergenceTest t);  // "residual", "energy", "both"
+
+struct IntegratorOptions {
+  Scheme scheme = Scheme::EnergyMomentum;
+  double dt = 0.01;                   // time step Δt > 0
+  double beta = 0.25, gamma = 0.5;    // Newmark (average acceleration); HHT sets its own
+  double alpha = -0.05;               // HHT-α, in [−1/3, 0]
+  EmTangent em_tangent = EmTangent::Exact;
+  ConvergenceTest test = ConvergenceTest::Residual;
+  double residual_tolerance = 1e-12;  // relative, see ConvergenceTest
+  double energy_tolerance = 1e-20;    // relative work of the last correction
+  int max_iterations = 25;            // Newton iterations per step
+  linalg::Solver solver = linalg::Solver::Auto;  // for the symmetric iteration matrices
+
+  // Empty when valid, else the reason.
+  std::string check() const;
+};
+
+struct State {
+  double t = 0.0;
+  Vector q, v, a;        // a: Newmark and HHT only (zero for the midpoint schemes)
+  double work = 0.0;     // W_ext, work of the external loads since the start
+  double dissipated = 0.0;
+};
+
+struct Energies {
+  double kinetic = 0.0, strain = 0.0, load_potential = 0.0, dissipated = 0.0;
+  double total = 0.0;     // T + U + load_potential
+  double error = 0.0;     // total + dissipated − E₀
+  double relative = 0.0;  // error / max(|E₀|, max over the run of T + U)
+};
+
+// Linear momentum Σ p_i and angular momentum Σ x_i × p_i about the origin
+// (x_i = X_i + u_i, p = M v restricted to the translations of node i).
+struct Momenta {
+  Eigen::Vector3d linear = Eigen::Vector3d::Zero();
+  Eigen::Vector3d angular = Eigen::Vector3d::Zero();
+};
+Momenta momenta(const model::Model& model, const SparseMatrix& M, const Vector& q, const Vector& v);
+
+// The energy–momentum force f*(q_a, q_b) (eqs. 11.8–11.10) and, when S is not null, its
+// derivative with respect to q_b added into S times `scale` (S with the model's pattern;
+// exact = false adds ½ K(q_{n+½}) for the bars instead of eq. 3.45).
+void discrete_force(const model::Model& model, const Vector& qa, const Vector& qb, Vector& f, SparseMatrix* S,
+                    double scale, bool exact);
+
+enum class StepStatus { Converged, NoConvergence, Singular, NotFinite, Interrupted };
+const char* to_string(StepStatus s);  // "converged", "no-convergence", "singular", "not-finite", "interrupted"
+
+struct StepReport {
+  StepStatus status = StepStatus::Converged;
+  int iterations = 0;
+  double residual = 0.0;  // ‖R‖ at the end, relative (see ConvergenceTest)
+  std::vector<double> residuals;  // relative ‖R‖ at every iteration (the first: the predictor's)
+};
+
+// A constraint solver's plug-in (issue 16 part 4): after every converged step it may
+// correct q and v (projection, re-imposition) and report values for its own columns of
+// history.csv (‖Φ‖, ‖Φ̇‖, projections done, ...).
+class StepHook {
+ public:
+  virtual ~StepHook() = default;
+  virtual std::vector<std::string> columns() const = 0;
+  virtual void after_step(const model::Model& model, const SparseMatrix& M, State& state,
+                          std::vector<double>& values) = 0;
+};
+
+class Integrator {
+ public:
+  // M and C with the model's pattern (mass.hpp); C may be empty (no damping). The model
+  // must outlive the integrator. Throws std::invalid_argument for invalid options.
+  Integrator(const model::Model& model, SparseMatrix M, SparseMatrix C, LoadHistory load,
+             IntegratorOptions options);
+  ~Integrator();
+  Integrator(const Integrator&) = delete;
+  Integrator& operator=(const Integrator&) = delete;
+
+  // Sets the state at t₀ (q₀, v₀) and its energy E₀; Newmark and HHT solve
+  // M a₀ = f_ext(t₀) − f(q₀) − C v₀. False with a message when M is singular.
+  bool start(double t0, const Vector& q0, const Vector& v0);
+  // One step of Δt. The state advances only when the step converged.
+  StepReport step();
+
+  void set_hook(StepHook* hook) { hook_ = hook; }
+  void set_stop_requested(std::function<bool()> f) { stop_ = std::move(f); }
+
+  const State& state() const { return state_; }
+  Energies energies() const;
+  double load_factor(double t) const { return load_.factor(t); }
+  const SparseMatrix& mass() const { return M_; }
+  const IntegratorOptions& options() const { return options_; }
+  const std::string& message() const { return message_; }
+  // True when the iteration matrix is unsymmetric (factorized by Eigen's SparseLU).
+  bool unsymmetric() const { return unsymmetric_; }
+  const std::vector<double>& hook_values() const { return hook_values_; }
+
+ private:
+  void external(double t, Vector& out) const;
+  // R and, if S is not null, S at x = q_n + dq; ref: the size of R's terms.
+  void residual(const Vector& dq, Vector& R, SparseMatrix* S, double& ref) const;
+  bool solve(const SparseMatrix& S, const Vector& b, Vector& x, StepStatus& status);
+
+  const model::Model& model_;
+  SparseMatrix M_, C_;
+  LoadHistory load_;
+  IntegratorOptions options_;
+  State state_;
+  double E0_ = 0.0, scale_ = 0.0, t0_ = 0.0;
+  long steps_ = 0;
+  bool unsymmetric_ = false;
+  std::string message_;
+  StepHook* hook_ = nullptr;
+  std::function<bool()> stop_;
+  std::vector<double> hook_values_;
+  struct Solvers;
+  std::unique_ptr<Solvers> solvers_;
+};
+
+}  // namespace senda::dynamics

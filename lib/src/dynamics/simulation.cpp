@@ -1,0 +1,52 @@
+#include "senda/dynamics/simulation.hpp"
+
+#include <cmath>
+
+namespace senda::dynamics {
+
+const char* to_string(SimulationEnd e) {
+  switch (e) {
+    case SimulationEnd::Completed: return "completed";
+    case SimulationEnd::StepFailed: return "step-failed";
+    case SimulationEnd::Interrupted: return "interrupted";
+  }
+  return "?";
+}
+
+SimulationResult simulate(Integrator& in, long steps, const std::vector<Event>& events, SimulationObserver& observer) {
+  SimulationResult r;
+  in.set_stop_requested([&observer] { return observer.stop_requested(); });
+  observer.on_start(in);
+  long iterations = 0;
+  r.max_relative_error = std::abs(in.energies().relative);
+  for (long k = 1; k <= steps; ++k) {
+    const State before = in.state();
+    const StepReport rep = in.step();
+    if (rep.status != StepStatus::Converged) {
+      r.end = rep.status == StepStatus::Interrupted ? SimulationEnd::Interrupted : SimulationEnd::StepFailed;
+      r.failed_status = rep.status;
+      r.message = in.message();
+      break;
+    }
+    ++r.steps;
+    iterations += rep.iterations;
+    r.max_iterations = std::max(r.max_iterations, rep.iterations);
+    r.max_relative_error = std::max(r.max_relative_error, std::abs(in.energies().relative));
+    const State& now = in.state();
+    for (const Event& e : events) {
+      const double a = before.q[e.equation] - e.value, b = now.q[e.equation] - e.value;
+      if ((a < 0) != (b < 0) && a != b) {
+        const EventRecord rec{e.name, before.t + (now.t - before.t) * a / (a - b), b > a ? 1 : -1};
+        r.events.push_back(rec);
+        observer.on_event(rec);
+      }
+    }
+    observer.on_step(k, in, rep);
+  }
+  r.mean_iterations = r.steps > 0 ? double(iterations) / double(r.steps) : 0.0;
+  if (r.end == SimulationEnd::Completed) r.message = "reached t = " + std::to_string(in.state().t);
+  observer.on_end(in, r);
+  return r;
+}
+
+}  // namespace senda::dynamics
