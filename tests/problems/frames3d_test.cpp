@@ -1093,3 +1093,57 @@ TEST_CASE("catalogue .cfg: Argyris's right-angle frame, lateral buckling and bot
   CHECK(std::abs(std::abs(m.displacement(b1.back().q, tip, Component::Uz)) - 2.965885) <= 1e-5);
   CHECK(std::abs(b1.back().lambda - 1.089300) <= 1e-6);
 }
+
+TEST_CASE("SPB on the 3D frames: re-location from a perturbed start, exact and FD derivative of K", "[frame3d][spb-order]") {
+  // Issue 15 asks for critical points of the 3D problems located to ≤ 1e-10 in ≤ 6
+  // iterations with the quadratic order measured. From the path the start is at
+  // the round-off floor already (histories from ~1e-11 above), so no order can be
+  // read there. Here SPB starts from the located point with λ moved by 1e-3 and
+  // the mode by 1e-2 along a fixed pattern: it converges in one or two steps to
+  // the floor (measured, Argyris 10 + 10: 1.26e-2 → 1.1e-14; LTB 16: 3.2e-3 →
+  // 5.9e-11 → 3.0e-11, the floor of the residual with EA/EI = 1e9), too fast
+  // for an order to be read. Moving q as well (along φ, 1e-3 … 1e-1 of its
+  // largest entry) makes the history irregular (e.g. 1.26e-2, 8.6e-9, 9.5e-9,
+  // 3.5e-12, 4e-15 at 1e-3; no convergence in 20 iterations at 1e-2 for the LTB
+  // beam), with the exact ∇(Kφ) of Beam3D as with finite differences: so the
+  // quadratic order is NOT demonstrated on the 3D problems (docs/validation.md).
+  const auto run = [&](const Model& m, const CriticalPoint& bp, bool exact) {
+    Vector phi = bp.phi;
+    for (int i = 0; i < phi.size(); ++i) phi[i] += 1e-2 * phi.norm() * std::sin(1.0 + i) / std::sqrt(phi.size());
+    LocateOptions lo;
+    lo.use_exact_derivative = exact;
+    const CriticalPoint cp = refine(m, bp.q, bp.lambda * (1.0 + 1e-3), phi, 1e-3 * bp.lambda, AugmentedSystem::Bifurcation, lo);
+    std::string history;
+    for (double r : cp.residual_history) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, " %.2e", r);
+      history += buf;
+    }
+    INFO((exact ? "exact" : "FD") << " " << cp.newton_iterations << " iterations, residuals" << history);
+    CHECK(cp.converged);
+    CHECK(cp.residual <= 1e-10);
+    CHECK(cp.newton_iterations <= 6);
+    // The same point to what the residual floor resolves: with EA/EI = 1e9 the
+    // floor is 3e-11 and λ moves by 4.4e-9 (relative) between starts; 1e-8.
+    CHECK(std::abs(cp.lambda - bp.lambda) <= 1e-8 * bp.lambda);
+  };
+  SECTION("Argyris's frame, the section of the cfg, 10 + 10 elements") {
+    ArgyrisFrame f;
+    build_argyris(f, 10, kArgyrisSection, 1.0);
+    const CriticalPoint bp = argyris_point(10, kArgyrisSection, 1.0);
+    for (bool exact : {false, true}) run(f.model, bp, exact);
+  }
+  SECTION("lateral-torsional buckling, EA/EI = 1e9, 16 elements") {
+    const Beam3DSection s{1e9, 1e8, 1e8, 1.0, 1.0, 1e6};
+    Model m(3);
+    build_ltb(m, 16, s);
+    Options o;
+    o.initial_load_increment = 0.25;
+    PathFollower pf(m, o);
+    REQUIRE(pf.start(Vector::Zero(m.size()), 0.0));
+    CriticalPointFinder finder(FinderOptions{});
+    while (finder.points().empty() && pf.advance()) finder.check(pf, 0);
+    REQUIRE(finder.points().size() == 1);
+    for (bool exact : {false, true}) run(m, finder.points()[0], exact);
+  }
+}

@@ -55,6 +55,10 @@ class Beam3D final : public Element {
   const std::vector<DofRef>& dofs() const override { return dofs_; }
   double energy(const Eigen::VectorXd& u_e) const override;
   void compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const override;
+  // ∇(K_e a_e)·b_e = ∂/∂u (a_eᵀ K_e(u) b_e), exactly: forward AutoDiff three deep
+  // (directions a_e, b_e, then the gradient), no finite differences (S.6).
+  bool tangent_derivative(const Eigen::VectorXd& u_e, const Eigen::VectorXd& a_e, const Eigen::VectorXd& b_e,
+                          Eigen::VectorXd& out_e) const override;
   std::string describe() const override;
 
   double reference_length() const { return L0_; }
