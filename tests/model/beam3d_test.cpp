@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <Eigen/Dense>
 #include <cmath>
+#include <numbers>
 #include <random>
 
 #include "model/derivative_checks.hpp"
@@ -278,5 +279,53 @@ TEST_CASE("Beam3D: the exact directional derivative of the tangent against centr
     const Vector fd = (Kp * b - Km * b) / (2.0 * h);
     INFO("|exact| " << exact.norm() << " |fd − exact| " << (fd - exact).norm());
     CHECK((fd - exact).norm() <= 1e-6 * exact.norm());
+  }
+}
+
+TEST_CASE("3D nodal moment: the spatial moment of the ψ-conjugate load is T(ψ)⁻ᵀ r", "[beam3d][moment-type]") {
+  // A load r on rx ry rz has potential −λ r·ψ (beam3d.md S.8). Its spatial moment
+  // m (m·δθ = r·δψ for a spin δθ, R ← exp(δθ̂) R) is T(ψ)⁻ᵀ r =
+  // r + ½ ψ×r + c ψ×(ψ×r), c = (1 − (θ/2) cot(θ/2))/θ²: checked by central
+  // differences of r·ψ along exp(ε ê_k) exp(ψ̂), on the branch of the logarithm
+  // continuous with ψ (angles past π included). Then: at ψ ∥ r, m = r (the axial
+  // moment); as ψ → 0, m − r = ½ ψ×r + O(θ²) (Argyris's semitangential moment).
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto psi_near = [](const Eigen::Matrix3d& R, const Eigen::Vector3d& near) {
+    const Eigen::Vector3d p = rotation_vector(R);
+    const double a = p.norm();
+    Eigen::Vector3d best = p;
+    for (int k = -2; k <= 2; ++k) {
+      const Eigen::Vector3d c = a > 0 ? Eigen::Vector3d(p * (1.0 + 2.0 * std::numbers::pi * k / a)) : p;
+      if ((c - near).norm() < (best - near).norm()) best = c;
+    }
+    return best;
+  };
+  const auto formula = [](const Eigen::Vector3d& psi, const Eigen::Vector3d& r) {
+    const double th = psi.norm();
+    const double c = (1.0 - 0.5 * th / std::tan(0.5 * th)) / (th * th);
+    return Eigen::Vector3d(r + 0.5 * psi.cross(r) + c * psi.cross(psi.cross(r)));
+  };
+  for (double angle : {0.5, 2.0, 4.0, 5.5}) {
+    const Eigen::Vector3d psi = angle * Eigen::Vector3d(u(rng), u(rng), u(rng)).normalized();
+    const Eigen::Vector3d r(u(rng), u(rng), u(rng));
+    const Eigen::Matrix3d R = rotation_matrix(psi);
+    Eigen::Vector3d m_fd;
+    const double h = 1e-5;
+    for (int k = 0; k < 3; ++k) {
+      const Eigen::Vector3d e = Eigen::Vector3d::Unit(k);
+      m_fd[k] = r.dot(psi_near(rotation_matrix(h * e) * R, psi) - psi_near(rotation_matrix(-h * e) * R, psi)) / (2 * h);
+    }
+    INFO("angle " << angle << " m_fd " << m_fd.transpose() << " formula " << formula(psi, r).transpose());
+    CHECK((m_fd - formula(psi, r)).norm() <= 1e-8 * r.norm() / std::pow(std::sin(0.5 * angle), 2));
+  }
+  const Eigen::Vector3d n = Eigen::Vector3d(1, -2, 2) / 3.0;
+  CHECK((formula(4.0 * n, 1.7 * n) - 1.7 * n).norm() <= 1e-14);
+  const Eigen::Vector3d r(0.3, 1.0, -0.5), dir = Eigen::Vector3d(0.2, 0.1, 0.9).normalized();
+  for (double th : {1e-2, 5e-3}) {
+    const Eigen::Vector3d psi = th * dir;
+    const double rest = (formula(psi, r) - r - 0.5 * psi.cross(r)).norm();
+    INFO("θ " << th << " |m − r − ½ψ×r| " << rest);
+    CHECK(rest <= 0.1 * th * th * r.norm());
   }
 }
