@@ -132,22 +132,30 @@ V3<T> quat_log(const Quat<T>& q) {
   return V3<T>(f * q.v);
 }
 
-// The strains (Γ, κ) of (S.4) at u (12 entries, scalar T).
+// The midpoint rotation q_m (R_m = R(q_m) R₀, S.3) and the relative rotation
+// vector ω in global axes (S.2) of the nodal rotation vectors in u.
 template <class T>
-Eigen::Matrix<T, 6, 1> strains_of(const Eigen::Matrix<T, 12, 1>& u, const Eigen::Vector3d& xa,
-                                  const Eigen::Vector3d& xb, double L0, const Eigen::Matrix3d& R0) {
+Quat<T> midpoint_rotation(const Eigen::Matrix<T, 12, 1>& u, V3<T>& omega) {
   const V3<T> psi_a = u.template segment<3>(3), psi_b = u.template segment<3>(9);
   const Quat<T> qa = quat_exp(psi_a), qb = quat_exp(psi_b);
   // exp(−ψ̂_a) exp(ψ̂_b) = R₀ R_ab R₀ᵀ, the relative rotation in global axes (S.2);
   // q and −q are the same rotation: take w ≥ 0 for the principal logarithm.
   Quat<T> qab = conj(qa) * qb;
   if (value_of(qab.w) < 0.0) qab = {C<T>(-qab.w), V3<T>(-qab.v)};
-  const V3<T> omega = quat_log(qab);
+  omega = quat_log(qab);
   // exp(½ ω̂) = q_ab^{1/2}; R_m = exp(ψ̂_a) exp(½ ω̂) R₀ (S.3).
   using std::sqrt;
   const T r = sqrt(C<T>(2.0) * (C<T>(1.0) + qab.w));
   const Quat<T> half{C<T>((C<T>(1.0) + qab.w) / r), V3<T>(qab.v / r)};
-  const Quat<T> qm = qa * half;
+  return qa * half;
+}
+
+// The strains (Γ, κ) of (S.4) at u (12 entries, scalar T).
+template <class T>
+Eigen::Matrix<T, 6, 1> strains_of(const Eigen::Matrix<T, 12, 1>& u, const Eigen::Vector3d& xa,
+                                  const Eigen::Vector3d& xb, double L0, const Eigen::Matrix3d& R0) {
+  V3<T> omega;
+  const Quat<T> qm = midpoint_rotation(u, omega);
   V3<T> x1;
   for (int i = 0; i < 3; ++i) x1[i] = (C<T>(xb[i] - xa[i]) + u[6 + i] - u[i]) / C<T>(L0);
   // R_mᵀ x' = R₀ᵀ R(q_m)ᵀ x'; κ = R₀ᵀ ω / L₀ (S.4).
@@ -250,6 +258,14 @@ Eigen::Matrix<double, 6, 1> Beam3D::stress_resultants(const Eigen::VectorXd& u_e
   return (Eigen::Matrix<double, 6, 1>() << c.EA * e[0], c.GA2 * e[1], c.GA3 * e[2], c.GJ * e[3], c.EI2 * e[4],
           c.EI3 * e[5])
       .finished();
+}
+
+Eigen::Matrix3d Beam3D::section_frame(const Eigen::VectorXd& u_e) const {
+  Eigen::Vector3d omega;
+  const Quat<double> qm = midpoint_rotation<double>(checked(u_e), omega);
+  Eigen::Matrix3d F;
+  for (int i = 0; i < 3; ++i) F.col(i) = rotate(qm, Eigen::Vector3d(R0_.col(i)));
+  return F;
 }
 
 double Beam3D::energy(const Eigen::VectorXd& u_e) const {

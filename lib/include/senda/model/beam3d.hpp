@@ -66,6 +66,9 @@ class Beam3D final : public Element {
   const Eigen::Matrix3d& reference_frame() const { return R0_; }
   // (Γ, κ) at u_e: Γ = (ε, γ₂, γ₃), κ = (torsion, κ₂, κ₃), section axes (S.4).
   Eigen::Matrix<double, 6, 1> strains(const Eigen::VectorXd& u_e) const;
+  // The section frame at the midpoint, R_m R₀ = [e₁ e₂ e₃] turned (S.3): columns in
+  // global axes (VTK output draws e₂ so that the twist shows).
+  Eigen::Matrix3d section_frame(const Eigen::VectorXd& u_e) const;
   // (N, Q₂, Q₃, T, M₂, M₃) = (C_N Γ, C_M κ).
   Eigen::Matrix<double, 6, 1> stress_resultants(const Eigen::VectorXd& u_e) const;
 
