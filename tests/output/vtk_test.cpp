@@ -350,7 +350,8 @@ TEST_CASE("vtk: an interrupted run keeps a .vtu and an index entry for every poi
   CHECK(fs::exists(dir / "drawings" / "structure.svg"));
 }
 
-TEST_CASE("VTK of a space beam: the section's local y axis per element, turned with the twist", "[output][vtk][beam3d]") {
+TEST_CASE("VTK of a space beam: the section's local y axis per element, turned with the twist",
+          "[output][vtk][beam3d]") {
   // One member along x of two elements, reference vector z (e₂ = z). Twisting the
   // far end by 0.4 about x (the near end fixed) turns the midpoint sections by
   // 0.1 and 0.3: e₂ = (0, −sin a, cos a) at a = 0.1, 0.3 (the geodesic midpoint of

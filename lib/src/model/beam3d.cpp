@@ -100,7 +100,8 @@ Quat<T> quat_exp(const V3<T>& psi) {
   T c, h;
   if (value_of(s) < kExpSeries) {
     c = C<T>(1.0) + s * (C<T>(-1.0 / 8) + s * (C<T>(1.0 / 384) + s * (C<T>(-1.0 / 46080) + s * C<T>(1.0 / 10321920))));
-    h = C<T>(0.5) + s * (C<T>(-1.0 / 48) + s * (C<T>(1.0 / 3840) + s * (C<T>(-1.0 / 645120) + s * C<T>(1.0 / 185794560))));
+    h = C<T>(0.5) +
+        s * (C<T>(-1.0 / 48) + s * (C<T>(1.0 / 3840) + s * (C<T>(-1.0 / 645120) + s * C<T>(1.0 / 185794560))));
   } else {
     using std::cos;
     using std::sin;
@@ -121,8 +122,9 @@ V3<T> quat_log(const Quat<T>& q) {
   if (value_of(s) < kLogSeries) {
     const T t = s / (q.w * q.w);
     f = (C<T>(2.0) / q.w) *
-        (C<T>(1.0) + t * (C<T>(-1.0 / 3) + t * (C<T>(1.0 / 5) + t * (C<T>(-1.0 / 7) + t * (C<T>(1.0 / 9) +
-                                                                                   t * (C<T>(-1.0 / 11) + t * C<T>(1.0 / 13)))))));
+        (C<T>(1.0) + t * (C<T>(-1.0 / 3) +
+                          t * (C<T>(1.0 / 5) + t * (C<T>(-1.0 / 7) + t * (C<T>(1.0 / 9) + t * (C<T>(-1.0 / 11) +
+                                                                                               t * C<T>(1.0 / 13)))))));
   } else {
     using std::atan2;
     using std::sqrt;
