@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <Eigen/Dense>
 #include <cmath>
+#include <numbers>
 #include <random>
 
 #include "model/derivative_checks.hpp"
@@ -224,4 +225,107 @@ TEST_CASE("Beam3D in a model: assembled force and tangent of a space frame at a 
   CHECK((Kd - K_fd).norm() <= 1e-7 * (Kd.norm() + 3.0));
   CHECK((Kd - Kd.transpose()).norm() <= 1e-14 * Kd.norm());
   senda::testing::check_second_order(senda::testing::taylor_remainder(f_of, Kd, q, Eigen::VectorXd::Random(m.size())));
+}
+
+TEST_CASE("Beam3D: the exact directional derivative of the tangent against central differences", "[beam3d][dK]") {
+  // ∇(K a)·b from the three-deep AutoDiff against [K(u + εa) − K(u − εa)] b/(2ε):
+  // the difference falls as ε² (the FD truncation) until round-off, so the exact
+  // value is what the differences tend to. States on both sides of the series
+  // thresholds (S.7): small angles (≤ 0.05) and large ones (≤ 2.5 rad).
+  const Beam3D e(1, 0, 1, kXa, kXb, kSection, kRef);
+  std::mt19937 rng(15);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (double angle : {0.03, 1.2, 2.5}) {
+    const Eigen::VectorXd q = random_state(rng, 0.1, angle, std::min(angle, 0.4));
+    Eigen::VectorXd a(12), b(12);
+    for (int i = 0; i < 12; ++i) {
+      a[i] = u(rng);
+      b[i] = u(rng);
+    }
+    Eigen::VectorXd exact;
+    REQUIRE(e.tangent_derivative(q, a, b, exact));
+    const auto fd = [&](double h) {
+      Eigen::MatrixXd Kp(12, 12), Km(12, 12);
+      e.compute(q + h * a, nullptr, &Kp);
+      e.compute(q - h * a, nullptr, &Km);
+      return Eigen::VectorXd((Kp - Km) * b / (2.0 * h));
+    };
+    const double e1 = (fd(1e-3) - exact).norm(), e2 = (fd(5e-4) - exact).norm();
+    INFO("angle " << angle << " |exact| " << exact.norm() << " FD errors " << e1 << " " << e2 << " ratio " << e1 / e2);
+    CHECK(e1 <= 1e-4 * exact.norm());
+    CHECK(e1 / e2 >= 3.8);  // O(ε²): the exact value is the limit
+    CHECK(e1 / e2 <= 4.2);
+  }
+  SECTION("the model sums it, and matches its finite differences") {
+    Model m(3);
+    const int n0 = m.add_node(1, kXa), n1 = m.add_node(2, kXb), n2 = m.add_node(3, kXb + Eigen::Vector3d(0.3, 0.6, 0.1));
+    m.add_element(std::make_unique<Beam3D>(1, n0, n1, kXa, kXb, kSection, kRef));
+    m.add_element(std::make_unique<Beam3D>(2, n1, n2, kXb, m.node_position(n2), kSection, kRef));
+    for (int c = 0; c < kComponents; ++c) m.fix(n0, static_cast<Component>(c));
+    m.add_load(n2, Component::Uz, 1.0);
+    m.finalize();
+    Vector q(m.size()), a(m.size()), b(m.size());
+    for (int i = 0; i < m.size(); ++i) {
+      q[i] = 0.3 * u(rng);
+      a[i] = u(rng);
+      b[i] = u(rng);
+    }
+    Vector exact;
+    REQUIRE(m.tangent_derivative(q, 0.0, a, b, exact));
+    SparseMatrix Kp = m.tangent_pattern(), Km = m.tangent_pattern();
+    const double h = 1e-4;
+    m.tangent(q + h * a, 0.0, Kp);
+    m.tangent(q - h * a, 0.0, Km);
+    const Vector fd = (Kp * b - Km * b) / (2.0 * h);
+    INFO("|exact| " << exact.norm() << " |fd − exact| " << (fd - exact).norm());
+    CHECK((fd - exact).norm() <= 1e-6 * exact.norm());
+  }
+}
+
+TEST_CASE("3D nodal moment: the spatial moment of the ψ-conjugate load is T(ψ)⁻ᵀ r", "[beam3d][moment-type]") {
+  // A load r on rx ry rz has potential −λ r·ψ (beam3d.md S.8). Its spatial moment
+  // m (m·δθ = r·δψ for a spin δθ, R ← exp(δθ̂) R) is T(ψ)⁻ᵀ r =
+  // r + ½ ψ×r + c ψ×(ψ×r), c = (1 − (θ/2) cot(θ/2))/θ²: checked by central
+  // differences of r·ψ along exp(ε ê_k) exp(ψ̂), on the branch of the logarithm
+  // continuous with ψ (angles past π included). Then: at ψ ∥ r, m = r (the axial
+  // moment); as ψ → 0, m − r = ½ ψ×r + O(θ²) (Argyris's semitangential moment).
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto psi_near = [](const Eigen::Matrix3d& R, const Eigen::Vector3d& near) {
+    const Eigen::Vector3d p = rotation_vector(R);
+    const double a = p.norm();
+    Eigen::Vector3d best = p;
+    for (int k = -2; k <= 2; ++k) {
+      const Eigen::Vector3d c = a > 0 ? Eigen::Vector3d(p * (1.0 + 2.0 * std::numbers::pi * k / a)) : p;
+      if ((c - near).norm() < (best - near).norm()) best = c;
+    }
+    return best;
+  };
+  const auto formula = [](const Eigen::Vector3d& psi, const Eigen::Vector3d& r) {
+    const double th = psi.norm();
+    const double c = (1.0 - 0.5 * th / std::tan(0.5 * th)) / (th * th);
+    return Eigen::Vector3d(r + 0.5 * psi.cross(r) + c * psi.cross(psi.cross(r)));
+  };
+  for (double angle : {0.5, 2.0, 4.0, 5.5}) {
+    const Eigen::Vector3d psi = angle * Eigen::Vector3d(u(rng), u(rng), u(rng)).normalized();
+    const Eigen::Vector3d r(u(rng), u(rng), u(rng));
+    const Eigen::Matrix3d R = rotation_matrix(psi);
+    Eigen::Vector3d m_fd;
+    const double h = 1e-5;
+    for (int k = 0; k < 3; ++k) {
+      const Eigen::Vector3d e = Eigen::Vector3d::Unit(k);
+      m_fd[k] = r.dot(psi_near(rotation_matrix(h * e) * R, psi) - psi_near(rotation_matrix(-h * e) * R, psi)) / (2 * h);
+    }
+    INFO("angle " << angle << " m_fd " << m_fd.transpose() << " formula " << formula(psi, r).transpose());
+    CHECK((m_fd - formula(psi, r)).norm() <= 1e-8 * r.norm() / std::pow(std::sin(0.5 * angle), 2));
+  }
+  const Eigen::Vector3d n = Eigen::Vector3d(1, -2, 2) / 3.0;
+  CHECK((formula(4.0 * n, 1.7 * n) - 1.7 * n).norm() <= 1e-14);
+  const Eigen::Vector3d r(0.3, 1.0, -0.5), dir = Eigen::Vector3d(0.2, 0.1, 0.9).normalized();
+  for (double th : {1e-2, 5e-3}) {
+    const Eigen::Vector3d psi = th * dir;
+    const double rest = (formula(psi, r) - r - 0.5 * psi.cross(r)).norm();
+    INFO("θ " << th << " |m − r − ½ψ×r| " << rest);
+    CHECK(rest <= 0.1 * th * th * r.norm());
+  }
 }

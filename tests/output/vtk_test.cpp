@@ -16,6 +16,8 @@
 #include "senda/input/builder.hpp"
 #include "senda/output/files.hpp"
 #include "senda/output/recorder.hpp"
+#include "senda/model/beam3d.hpp"
+#include "senda/model/model.hpp"
 #include "senda/output/vtk.hpp"
 
 #include "support/test_files.hpp"
@@ -346,4 +348,33 @@ TEST_CASE("vtk: an interrupted run keeps a .vtu and an index entry for every poi
   CHECK(read_vtu(dir / "vtk" / sets.back().file).points == 3);
   CHECK(read_pvd(dir / "vtk" / "modes.pvd").empty());  // no critical point before the interruption
   CHECK(fs::exists(dir / "drawings" / "structure.svg"));
+}
+
+TEST_CASE("VTK of a space beam: the section's local y axis per element, turned with the twist",
+          "[output][vtk][beam3d]") {
+  // One member along x of two elements, reference vector z (e₂ = z). Twisting the
+  // far end by 0.4 about x (the near end fixed) turns the midpoint sections by
+  // 0.1 and 0.3: e₂ = (0, −sin a, cos a) at a = 0.1, 0.3 (the geodesic midpoint of
+  // each element, beam3d.md S.3).
+  model::Model m(3);
+  const int a = m.add_node(1, {0, 0, 0}), b = m.add_node(2, {2, 0, 0});
+  model::mesh_member_3d(m, a, b, 2, model::Beam3DSection{1, 1, 1, 1, 1, 1}, Eigen::Vector3d::UnitZ(), 10, 1);
+  for (int c = 0; c < model::kComponents; ++c) m.fix(a, static_cast<model::Component>(c));
+  m.add_load(b, model::Component::Rx, 1.0);
+  m.finalize();
+  Vector q = Vector::Zero(m.size());
+  q[m.equation(b, model::Component::Rx)] = 0.4;
+  q[m.equation(2, model::Component::Rx)] = 0.2;  // the middle node (index 2)
+  const std::string s = vtu_text(m, q, 1.0, 0, 0, nullptr);
+  const auto at = s.find("Name=\"section_y\"");
+  REQUIRE(at != std::string::npos);
+  std::istringstream in(s.substr(s.find('>', at) + 1));
+  for (double angle : {0.1, 0.3}) {
+    double y[3];
+    in >> y[0] >> y[1] >> y[2];
+    INFO("angle " << angle << ": " << y[0] << " " << y[1] << " " << y[2]);
+    CHECK(std::abs(y[0]) <= 1e-15);
+    CHECK(std::abs(y[1] + std::sin(angle)) <= 1e-15);
+    CHECK(std::abs(y[2] - std::cos(angle)) <= 1e-15);
+  }
 }

@@ -14,6 +14,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <Eigen/Geometry>
 #include <unsupported/Eigen/AutoDiff>
 
@@ -29,14 +30,32 @@ namespace {
 using Vec12 = Eigen::Matrix<double, 12, 1>;
 using AD1 = Eigen::AutoDiffScalar<Vec12>;
 using AD2 = Eigen::AutoDiffScalar<Eigen::Matrix<AD1, 12, 1>>;
+// For the directional third derivative: one direction (a), one direction (b),
+// then the 12-entry gradient.
+using ADa = Eigen::AutoDiffScalar<Eigen::Matrix<double, 1, 1>>;
+using ADb = Eigen::AutoDiffScalar<Eigen::Matrix<ADa, 1, 1>>;
+using AD3 = Eigen::AutoDiffScalar<Eigen::Matrix<ADb, 12, 1>>;
 
 // The double value of a (possibly nested) AutoDiff scalar, for the branch tests.
 double value_of(double x) { return x; }
 double value_of(const AD1& x) { return x.value(); }
 double value_of(const AD2& x) { return x.value().value(); }
+double value_of(const ADa& x) { return x.value(); }
+double value_of(const ADb& x) { return x.value().value(); }
+double value_of(const AD3& x) { return x.value().value().value(); }
 
 template <class T>
 using V3 = Eigen::Matrix<T, 3, 1>;
+
+// A constant of scalar type T: through every level of a nested AutoDiff scalar
+// (AutoDiffScalar converts from its own Real only, one level at a time).
+template <class T, class X>
+T C(const X& x) {
+  if constexpr (std::is_same_v<X, double> && !std::is_same_v<T, double>)
+    return T(C<typename T::Real>(x));
+  else
+    return T(x);
+}
 
 template <class T>
 V3<T> cross(const V3<T>& a, const V3<T>& b) {
@@ -65,7 +84,7 @@ Quat<T> conj(const Quat<T>& q) {
 template <class T>
 V3<T> rotate(const Quat<T>& q, const V3<T>& x) {
   const V3<T> t = cross(q.v, x);
-  return V3<T>(x + T(2.0) * q.w * t + T(2.0) * cross(q.v, t));
+  return V3<T>(x + C<T>(2.0) * q.w * t + C<T>(2.0) * cross(q.v, t));
 }
 
 // Below these squared angles the Taylor branches are used: their truncation
@@ -80,15 +99,16 @@ Quat<T> quat_exp(const V3<T>& psi) {
   const T s = dot(psi, psi);
   T c, h;
   if (value_of(s) < kExpSeries) {
-    c = T(1.0) + s * (T(-1.0 / 8) + s * (T(1.0 / 384) + s * (T(-1.0 / 46080) + s * T(1.0 / 10321920))));
-    h = T(0.5) + s * (T(-1.0 / 48) + s * (T(1.0 / 3840) + s * (T(-1.0 / 645120) + s * T(1.0 / 185794560))));
+    c = C<T>(1.0) + s * (C<T>(-1.0 / 8) + s * (C<T>(1.0 / 384) + s * (C<T>(-1.0 / 46080) + s * C<T>(1.0 / 10321920))));
+    h = C<T>(0.5) +
+        s * (C<T>(-1.0 / 48) + s * (C<T>(1.0 / 3840) + s * (C<T>(-1.0 / 645120) + s * C<T>(1.0 / 185794560))));
   } else {
     using std::cos;
     using std::sin;
     using std::sqrt;
     const T theta = sqrt(s);
-    c = cos(T(0.5) * theta);
-    h = sin(T(0.5) * theta) / theta;
+    c = cos(C<T>(0.5) * theta);
+    h = sin(C<T>(0.5) * theta) / theta;
   }
   return {c, V3<T>(h * psi)};
 }
@@ -101,44 +121,53 @@ V3<T> quat_log(const Quat<T>& q) {
   T f;
   if (value_of(s) < kLogSeries) {
     const T t = s / (q.w * q.w);
-    f = (T(2.0) / q.w) *
-        (T(1.0) + t * (T(-1.0 / 3) + t * (T(1.0 / 5) + t * (T(-1.0 / 7) + t * (T(1.0 / 9) +
-                                                                                   t * (T(-1.0 / 11) + t * T(1.0 / 13)))))));
+    f = (C<T>(2.0) / q.w) *
+        (C<T>(1.0) + t * (C<T>(-1.0 / 3) +
+                          t * (C<T>(1.0 / 5) + t * (C<T>(-1.0 / 7) + t * (C<T>(1.0 / 9) + t * (C<T>(-1.0 / 11) +
+                                                                                               t * C<T>(1.0 / 13)))))));
   } else {
     using std::atan2;
     using std::sqrt;
     const T n = sqrt(s);
-    f = T(2.0) * atan2(n, q.w) / n;
+    f = C<T>(2.0) * atan2(n, q.w) / n;
   }
   return V3<T>(f * q.v);
+}
+
+// The midpoint rotation q_m (R_m = R(q_m) R₀, S.3) and the relative rotation
+// vector ω in global axes (S.2) of the nodal rotation vectors in u.
+template <class T>
+Quat<T> midpoint_rotation(const Eigen::Matrix<T, 12, 1>& u, V3<T>& omega) {
+  const V3<T> psi_a = u.template segment<3>(3), psi_b = u.template segment<3>(9);
+  const Quat<T> qa = quat_exp(psi_a), qb = quat_exp(psi_b);
+  // exp(−ψ̂_a) exp(ψ̂_b) = R₀ R_ab R₀ᵀ, the relative rotation in global axes (S.2);
+  // q and −q are the same rotation: take w ≥ 0 for the principal logarithm.
+  Quat<T> qab = conj(qa) * qb;
+  if (value_of(qab.w) < 0.0) qab = {C<T>(-qab.w), V3<T>(-qab.v)};
+  omega = quat_log(qab);
+  // exp(½ ω̂) = q_ab^{1/2}; R_m = exp(ψ̂_a) exp(½ ω̂) R₀ (S.3).
+  using std::sqrt;
+  const T r = sqrt(C<T>(2.0) * (C<T>(1.0) + qab.w));
+  const Quat<T> half{C<T>((C<T>(1.0) + qab.w) / r), V3<T>(qab.v / r)};
+  return qa * half;
 }
 
 // The strains (Γ, κ) of (S.4) at u (12 entries, scalar T).
 template <class T>
 Eigen::Matrix<T, 6, 1> strains_of(const Eigen::Matrix<T, 12, 1>& u, const Eigen::Vector3d& xa,
                                   const Eigen::Vector3d& xb, double L0, const Eigen::Matrix3d& R0) {
-  const V3<T> psi_a = u.template segment<3>(3), psi_b = u.template segment<3>(9);
-  const Quat<T> qa = quat_exp(psi_a), qb = quat_exp(psi_b);
-  // exp(−ψ̂_a) exp(ψ̂_b) = R₀ R_ab R₀ᵀ, the relative rotation in global axes (S.2);
-  // q and −q are the same rotation: take w ≥ 0 for the principal logarithm.
-  Quat<T> qab = conj(qa) * qb;
-  if (value_of(qab.w) < 0.0) qab = {T(-qab.w), V3<T>(-qab.v)};
-  const V3<T> omega = quat_log(qab);
-  // exp(½ ω̂) = q_ab^{1/2}; R_m = exp(ψ̂_a) exp(½ ω̂) R₀ (S.3).
-  using std::sqrt;
-  const T r = sqrt(T(2.0) * (T(1.0) + qab.w));
-  const Quat<T> half{T((T(1.0) + qab.w) / r), V3<T>(qab.v / r)};
-  const Quat<T> qm = qa * half;
+  V3<T> omega;
+  const Quat<T> qm = midpoint_rotation(u, omega);
   V3<T> x1;
-  for (int i = 0; i < 3; ++i) x1[i] = (T(xb[i] - xa[i]) + u[6 + i] - u[i]) / T(L0);
+  for (int i = 0; i < 3; ++i) x1[i] = (C<T>(xb[i] - xa[i]) + u[6 + i] - u[i]) / C<T>(L0);
   // R_mᵀ x' = R₀ᵀ R(q_m)ᵀ x'; κ = R₀ᵀ ω / L₀ (S.4).
   const V3<T> y = rotate(conj(qm), x1);
   Eigen::Matrix<T, 6, 1> e;
   for (int i = 0; i < 3; ++i) {
-    e[i] = T(R0(0, i)) * y[0] + T(R0(1, i)) * y[1] + T(R0(2, i)) * y[2];
-    e[3 + i] = (T(R0(0, i)) * omega[0] + T(R0(1, i)) * omega[1] + T(R0(2, i)) * omega[2]) / T(L0);
+    e[i] = C<T>(R0(0, i)) * y[0] + C<T>(R0(1, i)) * y[1] + C<T>(R0(2, i)) * y[2];
+    e[3 + i] = (C<T>(R0(0, i)) * omega[0] + C<T>(R0(1, i)) * omega[1] + C<T>(R0(2, i)) * omega[2]) / C<T>(L0);
   }
-  e[0] = e[0] - T(1.0);
+  e[0] = e[0] - C<T>(1.0);
   return e;
 }
 
@@ -147,9 +176,9 @@ T energy_of(const Eigen::Matrix<T, 12, 1>& u, const Eigen::Vector3d& xa, const E
             const Eigen::Matrix3d& R0, const Beam3DSection& c) {
   const Eigen::Matrix<T, 6, 1> e = strains_of(u, xa, xb, L0, R0);
   const double k[6] = {c.EA, c.GA2, c.GA3, c.GJ, c.EI2, c.EI3};
-  T w = T(0.0);
-  for (int i = 0; i < 6; ++i) w = w + T(k[i]) * e[i] * e[i];
-  return T(0.5 * L0) * w;  // (S.5)
+  T w = C<T>(0.0);
+  for (int i = 0; i < 6; ++i) w = w + C<T>(k[i]) * e[i] * e[i];
+  return C<T>(0.5 * L0) * w;  // (S.5)
 }
 
 Vec12 checked(const Eigen::VectorXd& u_e) {
@@ -233,6 +262,14 @@ Eigen::Matrix<double, 6, 1> Beam3D::stress_resultants(const Eigen::VectorXd& u_e
       .finished();
 }
 
+Eigen::Matrix3d Beam3D::section_frame(const Eigen::VectorXd& u_e) const {
+  Eigen::Vector3d omega;
+  const Quat<double> qm = midpoint_rotation<double>(checked(u_e), omega);
+  Eigen::Matrix3d F;
+  for (int i = 0; i < 3; ++i) F.col(i) = rotate(qm, Eigen::Vector3d(R0_.col(i)));
+  return F;
+}
+
 double Beam3D::energy(const Eigen::VectorXd& u_e) const {
   return energy_of<double>(checked(u_e), xa_, xb_, L0_, R0_, section_);
 }
@@ -263,6 +300,27 @@ void Beam3D::compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::Ma
   // Mixed partials from AutoDiff agree to round-off; the average makes K exactly
   // symmetric for the symmetric factorizations.
   *K_e = 0.5 * (K + K.transpose());
+}
+
+bool Beam3D::tangent_derivative(const Eigen::VectorXd& u_e, const Eigen::VectorXd& a_e, const Eigen::VectorXd& b_e,
+                                Eigen::VectorXd& out_e) const {
+  const Vec12 u = checked(u_e), a = checked(a_e), b = checked(b_e);
+  using Va = Eigen::Matrix<double, 1, 1>;
+  using Vb = Eigen::Matrix<ADa, 1, 1>;
+  // x_i = u_i + t a_i + s b_i + δu_i: W(x) differentiated in t, s and δu gives
+  // ∂³W/∂t∂s∂u_j = Σ W_{,ikj} a_i b_k at t = s = 0 (S.6).
+  Eigen::Matrix<AD3, 12, 1> x;
+  for (int i = 0; i < 12; ++i) {
+    const ADa base(u[i], Va::Constant(a[i]));
+    const ADb xs(base, Vb::Constant(ADa(b[i], Va::Zero())));
+    Eigen::Matrix<ADb, 12, 1> d;
+    for (int j = 0; j < 12; ++j) d[j] = ADb(ADa(i == j ? 1.0 : 0.0, Va::Zero()), Vb::Constant(ADa(0.0, Va::Zero())));
+    x[i] = AD3(xs, d);
+  }
+  const AD3 W = energy_of(x, xa_, xb_, L0_, R0_, section_);
+  out_e.resize(12);
+  for (int j = 0; j < 12; ++j) out_e[j] = W.derivatives()[j].derivatives()[0].derivatives()[0];
+  return true;
 }
 
 std::vector<int> mesh_member_3d(Model& model, int node_a, int node_b, int n, const Beam3DSection& section,

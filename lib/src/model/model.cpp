@@ -205,6 +205,23 @@ void Model::internal_force(const Vector& q, Vector& f) const {
   }
 }
 
+bool Model::tangent_derivative(const Vector& q, double /*lambda*/, const Vector& a, const Vector& b,
+                               Vector& out) const {
+  if (!finalized_) throw std::logic_error("senda::model::Model: finalize() not called");
+  out.setZero(neq_);
+  Eigen::VectorXd u_e, a_e, b_e, o_e;
+  for (int e = 0; e < element_count(); ++e) {
+    gather(e, q, u_e);
+    gather(e, a, a_e);
+    gather(e, b, b_e);
+    if (!elements_[e]->tangent_derivative(u_e, a_e, b_e, o_e)) return false;
+    const auto& eqs = element_eq_[e];
+    for (std::size_t k = 0; k < eqs.size(); ++k)
+      if (eqs[k] >= 0) out[eqs[k]] += o_e[k];
+  }
+  return true;
+}
+
 double Model::energy(const Vector& q) const {
   double W = 0.0;
   Eigen::VectorXd u_e;

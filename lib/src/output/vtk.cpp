@@ -8,6 +8,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "senda/model/beam3d.hpp"
 #include "senda/output/results.hpp"
 #include "xml_text.hpp"
 
@@ -104,6 +105,30 @@ std::string vtu_text(const model::Model& m, const Vector& q, double lambda, int 
   s += "        <DataArray type=\"Int32\" Name=\"element\" NumberOfComponents=\"1\" format=\"ascii\">\n";
   for (std::size_t e = 0; e < cells.size(); ++e) s += fmt::format("          {}\n", e);
   s += "        </DataArray>\n";
+  // Space beams: the section's local y axis e₂ at each element's midpoint, turned
+  // with it (docs/notes/beam3d.md S.3), so that a glyph shows the twist; (0, 0, 0)
+  // for other elements.
+  bool beam3d = false;
+  for (int e = 0; e < m.element_count() && !beam3d; ++e)
+    beam3d = dynamic_cast<const model::Beam3D*>(&m.element(e)) != nullptr;
+  if (beam3d) {
+    s += "        <DataArray type=\"Float64\" Name=\"section_y\" NumberOfComponents=\"3\" format=\"ascii\">\n";
+    Eigen::VectorXd u_e;
+    for (int e = 0; e < m.element_count(); ++e) {
+      Eigen::Vector3d y = Eigen::Vector3d::Zero();
+      if (const auto* b = dynamic_cast<const model::Beam3D*>(&m.element(e))) {
+        m.gather(e, q, u_e);
+        y = b->section_frame(u_e).col(1);
+      }
+      s += "         ";
+      for (int k = 0; k < 3; ++k) {
+        s += ' ';
+        append_real(s, y[k]);
+      }
+      s += '\n';
+    }
+    s += "        </DataArray>\n";
+  }
   s += "      </CellData>\n";
 
   s += "      <Points>\n";

@@ -57,7 +57,7 @@ struct LocateOptions {
   double penalty = 0.0;                  // ρ; 0 = mean |diag K| + |K_ii| at the start
   double penalty_floor = 0.0;            // lower bound of that ρ: a start at a critical point of a
                                          // one-unknown problem has K ≈ 0 (curves of critical points)
-  bool use_exact_derivative = false;     // use Problem::tangent_derivative when provided
+  bool use_exact_derivative = false;     // use Problem::tangent_derivative when provided (Beam3D has it)
   int inverse_iterations = 4;            // block inverse iterations for the start mode φ
   int subspace_size = 4;                 // eigenpairs nearest zero matched across the bracket
   double force_scale = 0.0;              // floor of the force scale of G1 (the path's, eq. 2.9)

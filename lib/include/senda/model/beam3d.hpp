@@ -55,6 +55,10 @@ class Beam3D final : public Element {
   const std::vector<DofRef>& dofs() const override { return dofs_; }
   double energy(const Eigen::VectorXd& u_e) const override;
   void compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const override;
+  // ∇(K_e a_e)·b_e = ∂/∂u (a_eᵀ K_e(u) b_e), exactly: forward AutoDiff three deep
+  // (directions a_e, b_e, then the gradient), no finite differences (S.6).
+  bool tangent_derivative(const Eigen::VectorXd& u_e, const Eigen::VectorXd& a_e, const Eigen::VectorXd& b_e,
+                          Eigen::VectorXd& out_e) const override;
   std::string describe() const override;
 
   double reference_length() const { return L0_; }
@@ -62,6 +66,9 @@ class Beam3D final : public Element {
   const Eigen::Matrix3d& reference_frame() const { return R0_; }
   // (Γ, κ) at u_e: Γ = (ε, γ₂, γ₃), κ = (torsion, κ₂, κ₃), section axes (S.4).
   Eigen::Matrix<double, 6, 1> strains(const Eigen::VectorXd& u_e) const;
+  // The section frame at the midpoint, R_m R₀ = [e₁ e₂ e₃] turned (S.3): columns in
+  // global axes (VTK output draws e₂ so that the twist shows).
+  Eigen::Matrix3d section_frame(const Eigen::VectorXd& u_e) const;
   // (N, Q₂, Q₃, T, M₂, M₃) = (C_N Γ, C_M κ).
   Eigen::Matrix<double, 6, 1> stress_resultants(const Eigen::VectorXd& u_e) const;
 

@@ -37,6 +37,15 @@ class Element {
   // to dofs().size() (and square for K_e).
   virtual void compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const = 0;
 
+  // Optional exact directional derivative of the tangent, out_e = ∇(K_e(u_e) a_e)·b_e
+  // (the third derivative of W contracted with a_e and b_e). Returns false when not
+  // provided; Model::tangent_derivative then reports false and callers use finite
+  // differences.
+  virtual bool tangent_derivative(const Eigen::VectorXd& /*u_e*/, const Eigen::VectorXd& /*a_e*/,
+                                  const Eigen::VectorXd& /*b_e*/, Eigen::VectorXd& /*out_e*/) const {
+    return false;
+  }
+
   // Short description for messages ("truss 4 (nodes 1-2)").
   virtual std::string describe() const = 0;
 };

@@ -85,6 +85,10 @@ class Model final : public Problem {
   DofKind dof_kind(int i) const override;
   std::string dof_name(int i) const override;
   double force_terms(const Vector& q, double lambda) const override;
+  // Σₑ ∇(K_e a_e)·b_e when every element provides it (Element::tangent_derivative);
+  // false otherwise (the loads do not depend on q, so they add nothing).
+  bool tangent_derivative(const Vector& q, double lambda, const Vector& a, const Vector& b,
+                          Vector& out) const override;
 
   // Internal force vector f(q) alone.
   void internal_force(const Vector& q, Vector& f) const;
