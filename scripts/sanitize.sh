@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the library, the trace, dome and cosim commands and a subset of the test suite with
+# Builds the library, the trace, dome, cosim and simulate commands and a subset of the test suite with
 # AddressSanitizer and UndefinedBehaviorSanitizer (SENDA_SANITIZE=ON) into
 # ./build-asan and runs it (the subset that fits the CI time budget,
 # tests/sanitize.cmake):
@@ -18,7 +18,7 @@ mkdir -p build-asan
 log=build-asan/build.log
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g1" \
       -DSENDA_SANITIZE=ON -DSENDA_BUILD_BENCHMARKS=OFF > "$log" 2>&1 || { cat "$log"; exit 1; }
-cmake --build build-asan -j"$jobs" --target trace dome cosim senda_fuzz_replay senda_sanitize_tests >> "$log" 2>&1 || { tail -50 "$log"; exit 1; }
+cmake --build build-asan -j"$jobs" --target trace dome cosim simulate senda_fuzz_replay senda_sanitize_tests >> "$log" 2>&1 || { tail -50 "$log"; exit 1; }
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 cd build-asan

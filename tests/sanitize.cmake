@@ -15,7 +15,8 @@ if(SENDA_SANITIZE)
     output/write_failure_test.cpp
     critical/locate_test.cpp critical/branch_test.cpp critical/design_test.cpp
     model/penalty_test.cpp dynamics/constraint_test.cpp input/mesh_test.cpp
-    cosim/master_test.cpp cosim/exact_test.cpp)
+    cosim/master_test.cpp cosim/exact_test.cpp dynamics/integrator_test.cpp dynamics/mass_load_test.cpp
+    dynamics/snap_through_test.cpp)
   list(TRANSFORM SENDA_SANITIZE_TEST_SOURCES PREPEND ${CMAKE_CURRENT_SOURCE_DIR}/)
   add_executable(senda_sanitize_tests main.cpp ${SENDA_SANITIZE_TEST_SOURCES})
   target_include_directories(senda_sanitize_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR})

@@ -1,5 +1,5 @@
 #pragma once
-// What the commands (trace, cosim) share: exit codes, the one SIGINT/SIGTERM
+// What the commands (trace, cosim, simulate) share: exit codes, the one SIGINT/SIGTERM
 // handler, the configuration file and its overrides on the command line, the
 // default results directory, and the ladder that turns an exception into an exit
 // code and a message. Exit codes live here and nowhere in lib/.

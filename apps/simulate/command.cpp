@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-#include "app.hpp"
+#include "common.hpp"
 #include "simulate.hpp"
 
 namespace po = boost::program_options;
@@ -64,45 +64,24 @@ Parsed parse_command(int argc, char** argv) {
       "quiet,q", po::bool_switch(&c.quiet), "no progress output, only the closing summary")(
       "plot", po::bool_switch(&c.plot), "draw u(t), E(t) and the phase portrait with gnuplot (output.plot)")(
       "vtk", po::bool_switch(&c.vtk), "write the structure at every written step as VTK files (output.vtk)");
-  po::options_description hidden;
-  hidden.add_options()("input", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(opts).add(hidden);
-  po::positional_options_description pos;
-  pos.add("input", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "simulate: {}\n{}\n", e.what(), kUsage);
-    return {std::nullopt, trace_app::kExitBadInput};
-  }
+  std::vector<std::string> positional;
+  if (!senda_app::parse_options(argc, argv, opts, "simulate", kUsage, vm, positional))
+    return {std::nullopt, senda_app::kExitBadInput};
   if (vm.count("help")) {
     print_help(opts);
-    return {std::nullopt, trace_app::kExitOk};
+    return {std::nullopt, senda_app::kExitOk};
   }
-  if (vm.count("input")) {
-    const auto& in = vm["input"].as<std::vector<std::string>>();
-    c.cfg = in.front();
-    c.overrides.assign(in.begin() + 1, in.end());
+  if (const auto why = senda_app::split_inputs(positional, c.cfg, c.overrides)) {
+    fmt::print(stderr, "simulate: {}\n{}\n", *why, kUsage);
+    return {std::nullopt, senda_app::kExitBadInput};
   }
-  if (c.cfg.empty()) {
-    fmt::print(stderr, "simulate: no configuration file given\n{}\n", kUsage);
-    return {std::nullopt, trace_app::kExitBadInput};
-  }
-  for (const std::string& o : c.overrides)
-    if (o.find('=') == std::string::npos) {
-      fmt::print(stderr, "simulate: '{}' is not an override 'section.key=value' (only one FILE.cfg is read)\n{}\n", o,
-                 kUsage);
-      return {std::nullopt, trace_app::kExitBadInput};
-    }
   if (vm.count("out") && out.empty()) {
     fmt::print(stderr, "simulate: --out needs a directory name (it was empty)\n{}\n", kUsage);
-    return {std::nullopt, trace_app::kExitBadInput};
+    return {std::nullopt, senda_app::kExitBadInput};
   }
-  c.out_dir = out.empty() ? fs::path("results") / fs::path(c.cfg).stem() : fs::path(out);
-  return {c, trace_app::kExitOk};
+  c.out_dir = out.empty() ? senda_app::default_out_dir(c.cfg) : fs::path(out);
+  return {c, senda_app::kExitOk};
 }
 
 }  // namespace simulate_app

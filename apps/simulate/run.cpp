@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "app.hpp"
+#include "common.hpp"
 #include "senda/dynamics/mass.hpp"
 #include "senda/dynamics/simulation.hpp"
 #include "senda/input/builder.hpp"
@@ -27,7 +27,7 @@ class Console final : public senda::dynamics::SimulationObserver {
     fmt::print("step {:>8}/{}  t = {:<12.6g} iterations {:>2}  E = {:<14.8g} energy error {:.2e}\n", k, steps_,
                in.state().t, r.iterations, e.total + e.dissipated, e.relative);
   }
-  bool stop_requested() override { return trace_app::stop_requested(); }
+  bool stop_requested() override { return senda_app::stop_requested(); }
 
  private:
   long steps_, every_;
@@ -61,11 +61,11 @@ class Observers final : public senda::dynamics::SimulationObserver {
 
 int exit_code(senda::dynamics::SimulationEnd e) {
   switch (e) {
-    case senda::dynamics::SimulationEnd::Completed: return trace_app::kExitOk;
-    case senda::dynamics::SimulationEnd::Interrupted: return trace_app::kExitInterrupted;
-    case senda::dynamics::SimulationEnd::StepFailed: return trace_app::kExitFailed;
+    case senda::dynamics::SimulationEnd::Completed: return senda_app::kExitOk;
+    case senda::dynamics::SimulationEnd::Interrupted: return senda_app::kExitInterrupted;
+    case senda::dynamics::SimulationEnd::StepFailed: return senda_app::kExitFailed;
   }
-  return trace_app::kExitFailed;
+  return senda_app::kExitFailed;
 }
 
 }  // namespace
@@ -85,7 +85,7 @@ int run_simulation(const senda::input::Config& config, const Command& cmd) {
   dynamics::Integrator integrator(m, M, C, d.load, d.integrator);
   if (!integrator.start(0.0, d.q0, d.v0)) config.fail(nullptr, "dynamics.mass", integrator.message());
   output::ResultsDir::check(cmd.out_dir, cmd.overwrite);
-  if (trace_app::stop_requested()) return trace_app::kExitInterrupted;
+  if (senda_app::stop_requested()) return senda_app::kExitInterrupted;
 
   const output::ResultsDir dir = output::ResultsDir::prepare(cmd.out_dir, cmd.overwrite);
   output::SimulationInfo info;

@@ -1,6 +1,6 @@
 #pragma once
 // The simulate command: its command line and its one run. It shares the trace
-// command's reader, overrides, exit codes and signal handler (apps/trace/app.hpp).
+// command's reader, overrides, exit codes and signal handler (apps/common).
 #include <filesystem>
 #include <optional>
 #include <string>
