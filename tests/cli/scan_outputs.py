@@ -65,52 +65,54 @@ def run_csv_files(root):
                         yield os.path.join(sub_root, name)
 
 
+def load_json(path):
+    """The parsed file, or None (a test that writes a broken file on purpose checks
+    it itself)."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def scan_json(path, s):
+    """1 (and a message) if a number of the parsed file s is non-finite or beyond LIMIT."""
+    for where, x in numbers(s):
+        if not math.isfinite(x) or abs(x) > LIMIT:
+            print("%s%s = %r" % (path, where, x))
+            return 1
+    return 0
+
+
 def main():
     work = sys.argv[1]
     min_runs = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     runs = bad = 0
     for root, _dirs, files in os.walk(work):
-        if "summary.json" not in files:
-            continue
-        try:
-            with open(os.path.join(root, "summary.json")) as f:
-                s = json.load(f)
-        except (OSError, ValueError):
-            continue  # a test that writes a broken file on purpose checks it itself
-        if not isinstance(s, dict) or s.get("termination") not in ("completed", "max-steps"):
-            continue
-        runs += 1
-        # A point not located reports its failed Newton (a residual that grew is the
-        # reason it failed): diagnostics, not results; its lambda is null.
-        for c in s.get("critical_points", []):
-            if isinstance(c, dict) and c.get("converged") is False:
-                for k in ("residual", "residual_history", "gamma", "phi_dot_r"):
-                    c.pop(k, None)
-        for where, x in numbers(s):
-            if not math.isfinite(x) or abs(x) > LIMIT:
-                print("%s/summary.json%s = %r" % (root, where, x))
-                bad += 1
-                break
-        for path in run_csv_files(root):
-            bad += scan_csv(path)
-    # Sweeps (--sweep): sweep.json and sweep.csv; a run of the sweep that failed has
-    # null/empty values, never a runaway one.
-    for root, _dirs, files in os.walk(work):
-        if "sweep.json" not in files:
-            continue
-        try:
-            with open(os.path.join(root, "sweep.json")) as f:
-                s = json.load(f)
-        except (OSError, ValueError):
-            continue
-        runs += 1
-        for where, x in numbers(s):
-            if not math.isfinite(x) or abs(x) > LIMIT:
-                print("%s/sweep.json%s = %r" % (root, where, x))
-                bad += 1
-                break
-        if "sweep.csv" in files:
-            bad += scan_csv(os.path.join(root, "sweep.csv"))
+        if "summary.json" in files:
+            path = os.path.join(root, "summary.json")
+            s = load_json(path)
+            if isinstance(s, dict) and s.get("termination") in ("completed", "max-steps"):
+                runs += 1
+                # A point not located reports its failed Newton (a residual that grew
+                # is the reason it failed): diagnostics, not results; its lambda is null.
+                for c in s.get("critical_points", []):
+                    if isinstance(c, dict) and c.get("converged") is False:
+                        for k in ("residual", "residual_history", "gamma", "phi_dot_r"):
+                            c.pop(k, None)
+                bad += scan_json(path, s)
+                for csv in run_csv_files(root):
+                    bad += scan_csv(csv)
+        # Sweeps (--sweep): sweep.json and sweep.csv; a run of the sweep that failed
+        # has null/empty values, never a runaway one.
+        if "sweep.json" in files:
+            path = os.path.join(root, "sweep.json")
+            s = load_json(path)
+            if s is not None:
+                runs += 1
+                bad += scan_json(path, s)
+                if "sweep.csv" in files:
+                    bad += scan_csv(os.path.join(root, "sweep.csv"))
     print("%d runs scanned, %d with a runaway or non-finite value" % (runs, bad))
     if runs < min_runs:
         print("fewer runs than %d: the CLI tests have not run yet; skipped" % min_runs)
