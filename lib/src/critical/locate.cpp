@@ -978,13 +978,17 @@ std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continu
       if (const auto t = predicted_crossing(*before, *after, length, seen || a.negative_pivots != b.negative_pivots))
         predicted = *t;
   }
-  // Keeps the new point's data for the next step (after the step is resolved).
+  // Keeps the new point's data for the next step (after the step is resolved). The
+  // branches are traced one after another: the data of the two most recent ones are
+  // kept (n (m + 1) numbers each), not one per branch ever traced.
   const auto keep = [&] {
     if (!after) return;
-    if (slot)
+    if (slot) {
       slot->second = std::move(*after);
-    else
-      monitors_.emplace_back(branch, std::move(*after));
+      return;
+    }
+    if (monitors_.size() >= 2) monitors_.erase(monitors_.begin());
+    monitors_.emplace_back(branch, std::move(*after));
   };
   if (!seen && predicted < 0.0) {
     keep();

@@ -227,7 +227,7 @@ class CriticalPointFinder {
 
   FinderOptions options_;
   std::vector<CriticalPoint> points_;
-  std::vector<std::pair<int, PathEigenvalues>> monitors_;  // (branch, its last point's)
+  std::vector<std::pair<int, PathEigenvalues>> monitors_;  // (branch, its last point's), the 2 latest branches
   int limits_ = 0, bifurcations_ = 0, multiples_ = 0;
   long factorizations_ = 0;
 };
