@@ -36,7 +36,8 @@ void print_help(const po::options_description& opts) {
       "and writes DIR/history.csv (one row per step, written as computed: t, lambda, the tracked\n"
       "displacements and velocities, kinetic, strain and load-potential energy, the energy error,\n"
       "Newton iterations), DIR/summary.json (integrator, dt, energy drift, events) and\n"
-      "DIR/states/final.json (the last state; dynamics.initial_state of a later simulation).\n"
+      "DIR/states/final.json (the last state; dynamics.initial_state of a later simulation, or\n"
+      "continuation.start_state of a trace that continues statically from it).\n"
       "DIR defaults to results/<FILE stem>; an existing DIR is refused unless --overwrite.\n"
       "--plot writes DIR/history.gp and runs gnuplot: DIR/u_t, energy_t and phase .png/.svg.\n"
       "--vtk writes the structure at every written step: DIR/vtk/simulation.pvd (timestep = t).\n\n");

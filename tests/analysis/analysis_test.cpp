@@ -9,6 +9,7 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "app.hpp"
 #include "senda/analysis/analysis.hpp"
@@ -146,6 +147,43 @@ TEST_CASE("analysis: a stop request ends the run as interrupted", "[analysis][tr
   CHECK(s.points == 4);  // the start point and three steps
   CHECK(lines(slurp(dir / "path.csv")) == 5);
   CHECK_THAT(slurp(dir / "summary.json"), Catch::Contains("\"termination\": \"interrupted\""));
+}
+
+TEST_CASE("analysis: the primary path from a start state (continuation.start_state)", "[analysis][trace]") {
+  const input::Spec spec = input::load(kSource + "/problems/von-mises.cfg");
+  // Closed form of problems/von-mises.cfg: lambda = P(w) = (h - w) w (2h - w) / L0^3, w = -u.
+  const double h = 0.5;
+  const auto P = [&](double w) { return (h - w) * w * (2 * h - w) / std::pow(1 + h * h, 1.5); };
+  // A guess 1e-3 off the far stable branch at lambda = P(1.05): Newton corrects it at that lambda.
+  const double w_rest = 1.05, lambda0 = P(w_rest);
+  analysis::AnalysisOptions o = spec.analysis;
+  o.start = analysis::StartState{Vector::Constant(1, -(w_rest + 1e-3)), lambda0, "a guess"};
+  struct Points final : analysis::Observer {
+    std::vector<continuation::PathPoint> points;
+    void on_point(int, const continuation::PathPoint& p) override { points.push_back(p); }
+  } ev;
+  analysis::Analysis a(*spec.model, o);
+  const analysis::TraceResult r = a.run(ev);
+  REQUIRE(ev.points.size() > 3);
+  CHECK(r.termination == continuation::Termination::Completed);  // the displacement limit 1.1
+  CHECK_THAT(r.message, Catch::StartsWith("primary path from the saved state a guess: "));
+  // The start point: the lambda given, kept exactly; w on the closed form to Newton's tolerance
+  // (|g| <= 1e-10 max(1, |lambda|) |r|, |r| = 1, and dP/dw = 0.47 there: |dw| <= 2.2e-10).
+  CHECK(ev.points.front().lambda == lambda0);
+  CHECK(std::abs(-ev.points.front().q[0] - w_rest) < 1e-9);
+  CHECK(ev.points.front().iterations > 0);  // the guess was not an equilibrium
+  // Every point on the closed form (as tests/continuation/path_follower_test.cpp), going up
+  // the far branch (direction +1: lambda increases from the start).
+  for (const continuation::PathPoint& p : ev.points) CHECK(std::abs(p.lambda - P(-p.q[0])) <= 1e-9 * 0.0344265);
+  CHECK(ev.points[1].lambda > lambda0);
+  // A start state and a saved bifurcation point together, or a state of another size: refused.
+  analysis::AnalysisOptions both = o;
+  both.from = analysis::SavedState{};
+  both.from->point.q = Vector::Zero(1);
+  CHECK_THAT(both.validate(), Catch::StartsWith("start and from"));
+  analysis::AnalysisOptions other = o;
+  other.start->q = Vector::Zero(2);
+  CHECK_THROWS_AS(analysis::Analysis(*spec.model, other), std::invalid_argument);
 }
 
 TEST_CASE("analysis: a mechanism is bad input, found before anything is written", "[analysis][trace][errors]") {

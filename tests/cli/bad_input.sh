@@ -4,13 +4,16 @@
 # write nothing. Also a missing file, a directory given as the file, and symlink
 # loops as the file and as its mode file. A file whose second line is
 # "# command: NAME" is run by the program given as NAME=PROGRAM after WORK_DIR
-# (cosim=build/apps/cosim for the co-simulation cases 250-269).
+# (cosim=build/apps/cosim for the co-simulation cases 250-269). Run in SOURCE_DIR.
 # usage: bad_input.sh TRACE SOURCE_DIR WORK_DIR [NAME=PROGRAM ...]
 set -u
 trace=$1; src=$2; work=$3; shift 3
 declare -A program=()
 for a in "$@"; do program[${a%%=*}]=${a#*=}; done
 rm -rf "$work"; mkdir -p "$work"
+# Side files that results name (saved states, mode files) are relative to the working
+# directory: the cases name them from the source tree (e.g. tests/golden/...).
+cd "$src" || exit 1
 fail=0; n=0
 check() {  # name cfg expect [program]
   local name=$1 cfg=$2 expect=$3 out="$work/out-$1" run=${4:-$trace}

@@ -7,6 +7,9 @@
 #  - released at rest from trace's own LP1 (states/LP1.json) under 1.05 lambda_LP with
 #    Rayleigh damping, it comes to rest on the far stable branch that trace computes
 #    at that load (path.csv interpolated) and on its closed form;
+#  - trace continues from the final state of that release (continuation.start_state): its
+#    first point is the state, its path the plain trace's (u at equal lambda), its limit
+#    points the plain trace's; with --from too it is refused (exit 2);
 #  - a kick along trace's mode of LP1 plus a velocity gives v(0) = 0.1 phi + v;
 #  - SIGINT: exit 130, summary "interrupted", every step's row; kill -9: whole rows;
 #  - the bad-input corpus entries of [dynamics] (tests/bad-input/2[0-2][0-9]-dynamics-*)
@@ -76,6 +79,74 @@ ok = abs(v_end) < 1e-8 and abs(w_end - w_exact) < 1e-8 and w_path is not None an
 sys.exit(0 if ok else 1)
 PY
 echo "ok released from LP1: at rest on the far stable branch"
+
+# trace continues statically from the final state (continuation.start_state): downwards
+# (direction -1) through the load minimum, up the unstable branch through the limit point,
+# down the near branch to lambda = -0.05, in fixed steps fine enough to interpolate.
+"$trace" problems/von-mises.cfg --out "$work/continued" --quiet "continuation.start_state=$work/release/states/final.json" \
+  continuation.direction=-1 continuation.initial_step=1e-3 continuation.max_step_ratio=1 stop.lambda_min=-0.05 stop.max_steps=1000 \
+  > "$work/continued.log" 2>&1 || die "continued: exit $?: $(cat "$work/continued.log")"
+/usr/bin/python3 - "$work" <<'PY' || die "continued: not the static path of the plain trace"
+import csv, json, math, sys
+work = sys.argv[1]
+final = json.load(open(f"{work}/release/states/final.json"))
+new = list(csv.DictReader(open(f"{work}/continued/path.csv")))
+plain = list(csv.DictReader(open(f"{work}/trace/path.csv")))
+ok = True
+# The first point is the final state: Newton at its lambda (kept exactly) from its q. The
+# state is at rest to 1e-8 (above), so Newton may move it by about that; its residual is
+# then below the Newton tolerance, 1e-10 max(1, |lambda|) ||r|| (||r|| = 1).
+p0 = new[0]
+dq = abs(float(p0["u_2_uy"]) - final["q"][0])
+print(f"first point: lambda {p0['lambda']} (state {final['lambda']!r}), |u - q| = {dq:.2e}, residual {p0['residual']}")
+ok &= float(p0["lambda"]) == final["lambda"] and dq < 1e-8 and float(p0["residual"]) < 1e-10
+# Every point of the plain trace away from the folds lies on the new path: u at its lambda,
+# interpolated (cubic Lagrange in lambda) through the 4 points of the new path around the
+# segment of the same branch (negative_pivots) that brackets it, nearest in u. Skipped
+# where u(lambda) is not smooth on the scale of a step: |du/dlambda| > 10 near a fold.
+# Measured: the largest |du| is 1.7e-8 with these steps (2.2e-7 with steps twice as long:
+# the interpolation error, order 4); linear interpolation would leave 1e-5.
+L = [float(p["lambda"]) for p in new]
+U = [float(p["u_2_uy"]) for p in new]
+N = [p["negative_pivots"] for p in new]
+worst, compared, branches = 0.0, 0, set()
+for p in plain:
+    lam, u, npiv = float(p["lambda"]), float(p["u_2_uy"]), p["negative_pivots"]
+    segments = [k for k in range(len(new) - 1)
+                if N[k] == npiv == N[k + 1] and L[k] != L[k + 1] and (L[k] - lam) * (L[k + 1] - lam) <= 0]
+    if not segments:
+        continue
+    k = min(segments, key=lambda k: abs(U[k] - u))
+    around = range(k - 1, k + 3)
+    if k < 1 or k + 2 >= len(new) or any(N[i] != npiv for i in around):
+        continue
+    steps = [L[i + 1] - L[i] for i in around[:-1]]
+    if not (all(d > 0 for d in steps) or all(d < 0 for d in steps)):
+        continue
+    if max(abs((U[i + 1] - U[i]) / (L[i + 1] - L[i])) for i in around[:-1]) > 10:
+        continue
+    ui = sum(U[i] * math.prod((lam - L[j]) / (L[i] - L[j]) for j in around if j != i) for i in around)
+    worst = max(worst, abs(ui - u))
+    compared += 1
+    branches.add(npiv)
+print(f"{compared} points of the plain trace on the new path (negative pivots {sorted(branches)}), largest |du| {worst:.2e}")
+ok &= compared >= 20 and branches == {"0", "1"} and worst < 1e-6
+# The limit points it passes are the plain trace's: located lambda to 1e-9 (critical.tolerance
+# 1e-10; the robustness matrix of docs/validation.md spreads a located lambda by 1e-10).
+def located(d):
+    return [c["lambda"] for c in json.load(open(f"{d}/summary.json"))["critical_points"]]
+a, b = located(f"{work}/trace"), located(f"{work}/continued")
+print(f"limit points: plain {a}, continued {b}")
+ok &= len(b) == 2 and all(min(abs(l - m) for m in a) < 1e-9 for l in b)
+sys.exit(0 if ok else 1)
+PY
+echo "ok trace continued from simulate's final state: on the static path, through LP2 and LP1"
+# The state and --from (branches.from) together: refused, exit 2, nothing written.
+"$trace" problems/von-mises.cfg --out "$work/both" "continuation.start_state=$work/release/states/final.json" \
+  --from "$work/trace/states/LP1.json" > /dev/null 2> "$work/both.err"; rc=$?
+[ $rc -eq 2 ] && grep -qF "start_state is given with branches.from (trace --from)" "$work/both.err" && [ ! -e "$work/both" ] \
+  || die "start_state with --from: exit $rc: $(cat "$work/both.err")"
+echo "ok start_state with --from: exit 2"
 
 # A kick along trace's mode of LP1 (max |phi| = 1: the apex uy) plus a velocity: v(0).
 "$sim" $cfg --out "$work/kick" --quiet --vtk --plot dynamics.t_end=0.1 "dynamics.kick=$work/trace/modes/LP1.csv 0.1" \

@@ -23,6 +23,9 @@ Analysis::Analysis(const core::Problem& problem, AnalysisOptions options, std::v
       follower_(problem, options_.explorer.path) {
   if (const std::string why = options_.validate(); !why.empty())
     throw std::invalid_argument("analysis options: " + why);
+  if (options_.start && options_.start->q.size() != problem_.size())
+    throw std::invalid_argument("analysis options: start: the state has " + std::to_string(options_.start->q.size()) +
+                                " unknowns, the problem " + std::to_string(problem_.size()));
   for (const DesignParameter& d : design_)
     if (!d.family) throw std::invalid_argument("design parameter '" + d.name + "' has no problem family");
 }
@@ -40,7 +43,8 @@ bool Analysis::start() {
   if (started_) return start_ok_;
   started_ = true;
   if (options_.from) return start_ok_ = true;
-  start_ok_ = follower_.start(Vector::Zero(problem_.size()), 0.0);
+  const std::optional<StartState>& s = options_.start;
+  start_ok_ = s ? follower_.start(s->q, s->lambda) : follower_.start(Vector::Zero(problem_.size()), 0.0);
   return start_ok_;
 }
 
@@ -132,6 +136,7 @@ TraceResult Analysis::run(Observer& observer) {
     if (ok) explorer.run(follower_, adapter);
     r.termination = explorer.interrupted() ? Termination::Interrupted : follower_.termination();
     r.message = follower_.message();
+    if (options_.start) r.message = "primary path from the saved state " + options_.start->source + ": " + r.message;
   }
   if (!explorer.message().empty()) r.message += "; " + explorer.message();
   r.branches = explorer.branches();

@@ -96,6 +96,10 @@ std::string AnalysisOptions::validate() const {
   if (std::string why = analysis::validate(explorer); !why.empty()) return why;
   if (std::string why = design.validate(); !why.empty()) return why;
   if (from && from->point.q.size() == 0) return "from: the saved state has no point";
+  if (start && from)
+    return "start and from: a run starts either its primary path from a state or the branches of a saved point";
+  if (start && (start->q.size() == 0 || !start->q.allFinite() || !std::isfinite(start->lambda)))
+    return "start: the state must have finite q and lambda";
   return {};
 }
 

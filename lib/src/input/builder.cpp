@@ -956,18 +956,39 @@ void Builder::read_continuation(Spec& s) {
     c_.fail(c_.find("continuation.psi"), "continuation.psi", "psi = 0 leaves load control without a step",
             "(0, inf) with constraint = load");
 
+  // The start of the primary path: q = 0 at lambda = 0, or a saved state.
+  double lambda0 = 0.0;
+  if (const Entry* e = c_.find("continuation.start_state")) {
+    if (c_.has("branches.from"))
+      c_.fail(e, e->key,
+              "a run starts either its primary path from a state or the branches of a saved point: "
+              "start_state is given with branches.from (trace --from)",
+              "one of them");
+    StatePoint p;
+    try {
+      p = read_state_point(e->value, model_->size(), e->key);
+    } catch (const ConfigError& err) {  // located at the line that names the state
+      c_.fail(e, e->key, "the saved state '" + e->value + "': " + err.message(),
+              "a DIR/states/<id>.json of this model (trace's located points, simulate's final.json)");
+    }
+    lambda0 = p.lambda;
+    s.analysis.start = analysis::StartState{p.q, p.lambda, e->value};
+  }
+  const std::string start = s.analysis.start ? "the trace starts at lambda = " + fmt::format("{:.17g}", lambda0) +
+                                                   " (continuation.start_state)"
+                                             : std::string("the trace starts at lambda = 0");
   o.max_steps = static_cast<int>(*c_.integer("stop.max_steps"));
   if (auto v = c_.real("stop.lambda_min")) o.lambda_min = *v;
   if (auto v = c_.real("stop.lambda_max")) o.lambda_max = *v;
   if (o.lambda_min >= o.lambda_max)
     c_.fail(c_.find("stop.lambda_max"), "stop.lambda_max", "lambda_max must exceed lambda_min",
             "(stop.lambda_min, inf)");
-  if (o.lambda_min > 0.0)
-    c_.fail(c_.find("stop.lambda_min"), "stop.lambda_min", "the trace starts at lambda = 0, below lambda_min",
-            "(-inf, 0]");
-  if (o.lambda_max < 0.0)
-    c_.fail(c_.find("stop.lambda_max"), "stop.lambda_max", "the trace starts at lambda = 0, above lambda_max",
-            "[0, inf)");
+  if (o.lambda_min > lambda0)
+    c_.fail(c_.find("stop.lambda_min"), "stop.lambda_min", start + ", below lambda_min",
+            s.analysis.start ? "(-inf, the start's lambda]" : "(-inf, 0]");
+  if (o.lambda_max < lambda0)
+    c_.fail(c_.find("stop.lambda_max"), "stop.lambda_max", start + ", above lambda_max",
+            s.analysis.start ? "[the start's lambda, inf)" : "[0, inf)");
   if (const Entry* e = c_.find("stop.displacement")) {
     Fields f(*e, spec("stop.displacement"));
     f.require(3, 3);

@@ -98,6 +98,9 @@ const std::vector<OptionSpec>& option_table() {
       {"continuation.auto_scale", T::Bool, "true", nullptr, false,
        "scale unknowns per kind (translation, rotation) from the first tangent"},
       {"continuation.psi", T::Real, "1", "[0, inf)", false, "weight of lambda in the scaled norm"},
+      {"continuation.start_state", T::Text, nullptr, "a file DIR/states/<id>.json", false,
+       "start the primary path from this saved state of the model (Newton at its lambda from its q): trace's "
+       "located points, simulate's final.json; not with branches.from"},
       // [stop]
       {"stop.max_steps", T::Integer, "200", "[1, 10000000]", false, "number of steps before the run ends (max-steps)"},
       {"stop.lambda_min", T::Real, nullptr, "any finite", false, "end when lambda drops below this (none: no bound)"},

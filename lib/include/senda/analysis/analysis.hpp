@@ -38,9 +38,10 @@ class Analysis {
   // options.validate() gives a reason, or a design parameter has no family.
   Analysis(const core::Problem& problem, AnalysisOptions options, std::vector<DesignParameter> design = {});
 
-  // Equilibrium at λ = 0 and the first tangent (nothing to do with a saved
-  // state). False for a numerical failure: run() then ends as diverged with the
-  // follower's message. run() calls it when it was not called.
+  // Equilibrium at λ = 0 (at the λ of options.start, from its q) and the first
+  // tangent (nothing to do with options.from). False for a numerical failure:
+  // run() then ends as diverged with the follower's message. run() calls it when
+  // it was not called.
   bool start();
 
   // Traces the paths and runs the design studies; the observer sees every event.

@@ -34,6 +34,16 @@ struct SavedState {
   std::string source;   // where it came from, for the run's message (a file name)
 };
 
+// An equilibrium state to start the primary path from instead of the unloaded
+// state (continuation.start_state): a located point of trace, simulate's final
+// state at rest. The path starts with Newton at fixed λ from q (PathFollower::start),
+// then its first tangent, as from q = 0 at λ = 0.
+struct StartState {
+  Vector q;
+  double lambda = 0.0;
+  std::string source;  // where it came from, for the run's message (a file name)
+};
+
 // Which way a curve of critical points leaves its start point in μ.
 enum class CurveDirections { Both, Up, Down };
 const char* to_string(CurveDirections d);
@@ -63,6 +73,8 @@ struct AnalysisOptions {
   std::vector<int> track;
   // Start from a saved bifurcation point: only its secondary branches are traced.
   std::optional<SavedState> from;
+  // Start the primary path from this state instead of q = 0 at λ = 0 (not with `from`).
+  std::optional<StartState> start;
 
   // "" when every field is within its range, else the reason naming the field
   // (e.g. "explorer.path.initial_load_increment must be > 0").
