@@ -5,7 +5,7 @@ add_test(NAME cli.von_mises
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/von_mises.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/von_mises)
 add_test(NAME cli.bad_input_corpus
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/bad_input.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/bad_input
-          cosim=$<TARGET_FILE:cosim>)
+          cosim=$<TARGET_FILE:cosim> simulate=$<TARGET_FILE:simulate>)
 add_test(NAME cli.determinism.von_mises
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/determinism.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/det_vm problems/von-mises.cfg)
 add_test(NAME cli.determinism.star_dome
@@ -33,3 +33,6 @@ set_tests_properties(cli.cosim PROPERTIES TIMEOUT 60)
 add_test(NAME cli.simulate
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/simulate.sh $<TARGET_FILE:simulate> $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/simulate)
 set_tests_properties(cli.simulate PROPERTIES TIMEOUT 120)
+# A rigid pendulum by a Lagrange multiplier: Baumgarte, projections, trace's refusal (tests/cli/pendulum_link.sh).
+add_test(NAME cli.pendulum_link
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/pendulum_link.sh $<TARGET_FILE:simulate> $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/pendulum_link)

@@ -82,8 +82,10 @@ int run_simulation(const senda::input::Config& config, const Command& cmd) {
   SparseMatrix C;
   if (d.damping_mass > 0.0 || d.damping_stiffness > 0.0)
     C = dynamics::rayleigh_damping(m, M, d.damping_mass, d.damping_stiffness);
-  dynamics::Integrator integrator(m, M, C, d.load, d.integrator);
-  if (!integrator.start(0.0, d.q0, d.v0)) config.fail(nullptr, "dynamics.mass", integrator.message());
+  dynamics::Integrator integrator(m, M, C, d.load, d.integrator, d.constraints);
+  if (!integrator.start(0.0, d.q0, d.v0))
+    config.fail(d.constraints ? config.find("dynamics.rigid_link") : nullptr,
+                d.constraints ? "dynamics.rigid_link" : "dynamics.mass", integrator.message());
   output::ResultsDir::check(cmd.out_dir, cmd.overwrite);
   if (senda_app::stop_requested()) return senda_app::kExitInterrupted;
 
@@ -94,6 +96,7 @@ int run_simulation(const senda::input::Config& config, const Command& cmd) {
   info.config = spec.config_file.string();
   info.track_columns = input::track_columns(spec);
   info.track = spec.analysis.track;
+  info.hook_columns = integrator.columns();
   info.load = fmt::format("{} lambda = {:.17g}", dynamics::to_string(d.load.kind), d.load.lambda);
   if (!d.initial_state.empty())
     info.initial_state = fmt::format("{} ({}, lambda {:.17g})", d.initial_state, d.initial_id, d.initial_lambda);
@@ -111,6 +114,10 @@ int run_simulation(const senda::input::Config& config, const Command& cmd) {
   fmt::print("  {} dt = {:g}, Newton iterations mean {:.2f} max {}, largest relative energy error {:.3e}\n",
              dynamics::to_string(d.integrator.scheme), d.integrator.dt, r.mean_iterations, r.max_iterations,
              r.max_relative_error);
+  if (const dynamics::Index1Statistics* c = integrator.constraint_statistics())
+    fmt::print("  {} rigid links: largest |Phi| {:.3e}, |Phi'| {:.3e} (after a step, before its correction), "
+               "{} projections\n",
+               integrator.constraint_count(), c->max_phi, c->max_phi_dot, c->corrections);
   for (const dynamics::EventRecord& e : r.events)
     fmt::print("  event {} at t = {:.10g} ({})\n", e.name, e.t, e.direction > 0 ? "rising" : "falling");
   fmt::print("  results in {}\n", cmd.out_dir.string());

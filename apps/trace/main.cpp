@@ -22,6 +22,13 @@ int main(int argc, char** argv) {
   const trace_app::Command& cmd = *parsed.command;
   return senda_app::guarded("trace", [&] {
     const senda::input::Config config = senda_app::read_config(cmd.cfg, cmd.overrides);
+    // Lagrange multipliers are kept out of trace (docs/theory.md §9): their K is indefinite.
+    if (const senda::input::Entry* e = config.find("dynamics.rigid_link"))
+      config.fail(e, "dynamics.rigid_link",
+                  "trace does not take rigid links: they are Lagrange-multiplier constraints of the simulate "
+                  "command, whose pivots trace would read as instability (docs/theory.md §9); run 'simulate', or "
+                  "give trace a stiff model.truss",
+                  "no dynamics.rigid_link under trace");
     if (!cmd.sweep.empty()) return trace_app::run_sweep(config, cmd);
     if (!cmd.imperfection.empty()) return trace_app::run_imperfection(config, cmd);
     return trace_app::run_trace(config, cmd);

@@ -98,6 +98,11 @@ const std::map<std::string, Getter>& fields() {
       {"dynamics.damping_stiffness", [](auto&, auto&) { return num(dyn().damping_stiffness); }},
       {"dynamics.load", [](auto&, auto&) { return std::string(dynamics::to_string(dyn().load.kind)); }},
       {"dynamics.output_every", [](auto&, auto&) { return num(static_cast<double>(dyn().output_every)); }},
+      {"dynamics.projection", [](auto&, auto&) { return std::string(dynamics::to_string(dyn().integrator.index1.projection)); }},
+      {"dynamics.projection_weight", [](auto&, auto&) { return std::string(dynamics::to_string(dyn().integrator.index1.weight)); }},
+      {"dynamics.phi_tolerance", [](auto&, auto&) { return num(dyn().integrator.index1.position_tolerance); }},
+      {"dynamics.phi_dot_tolerance", [](auto&, auto&) { return num(dyn().integrator.index1.velocity_tolerance); }},
+      {"dynamics.projection_tolerance", [](auto&, auto&) { return num(dyn().integrator.index1.projection_tolerance); }},
   };
   return m;
 }

@@ -4,6 +4,7 @@
 #include <Eigen/Geometry>
 #include <Eigen/SparseLU>
 #include <cmath>
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -17,6 +18,7 @@ const char* to_string(Scheme s) {
     case Scheme::Midpoint: return "midpoint";
     case Scheme::Newmark: return "newmark";
     case Scheme::HHT: return "hht";
+    case Scheme::Index1RK4: return "index1-rk4";
   }
   return "?";
 }
@@ -188,7 +190,7 @@ struct Integrator::Solvers {
 };
 
 Integrator::Integrator(const model::Model& model, SparseMatrix M, SparseMatrix C, LoadHistory load,
-                       IntegratorOptions options)
+                       IntegratorOptions options, std::optional<ConstraintSet> constraints)
     : model_(model), M_(std::move(M)), C_(std::move(C)), load_(std::move(load)), options_(options),
       solvers_(std::make_unique<Solvers>()) {
   if (const std::string why = options_.check(); !why.empty()) throw std::invalid_argument("Integrator: " + why);
@@ -202,6 +204,25 @@ Integrator::Integrator(const model::Model& model, SparseMatrix M, SparseMatrix C
     options_.gamma = 0.5 - options_.alpha;
   }
   if (options_.scheme != Scheme::HHT) options_.alpha = 0.0;
+  if (constraints && options_.scheme != Scheme::Index1RK4)
+    throw std::invalid_argument("Integrator: constraints by multipliers need the index1-rk4 scheme");
+  if (options_.scheme == Scheme::Index1RK4) {
+    if (const std::string why = options_.index1.validate(); !why.empty())
+      throw std::invalid_argument("Integrator: " + why);
+    if (constraints && constraints->unknowns() != model.size())
+      throw std::invalid_argument("Integrator: the constraints are not on the model's unknowns");
+    // M a + Gᵀμ = f with f = f_ext(t) − f(q) − C v (constraint.hpp's ForceFunction).
+    ForceFunction force = [this](double t, const Vector& q, const Vector& v, Vector& f) {
+      Vector fint;
+      model_.internal_force(q, fint);
+      external(t, f);
+      f -= fint;
+      if (C_.nonZeros()) f -= C_ * v;
+    };
+    index1_ = std::make_unique<Index1Integrator>(M_, constraints ? std::move(*constraints) : ConstraintSet(model.size()),
+                                                 std::move(force), options_.index1);
+    return;  // no Newton iteration, no iteration matrix
+  }
   if (options_.scheme == Scheme::EnergyMomentum && options_.em_tangent == EmTangent::Exact)
     for (int e = 0; e < model.element_count(); ++e)
       unsymmetric_ = unsymmetric_ || dynamic_cast<const model::TrussBar*>(&model.element(e)) != nullptr;
@@ -238,7 +259,17 @@ bool Integrator::start(double t0, const Vector& q0, const Vector& v0) {
     }
     state_.a = mass.solve(rhs);
   }
-  hook_values_.assign(hook_ ? hook_->columns().size() : 0, 0.0);
+  hook_values_.assign(columns().size(), 0.0);
+  if (index1_) {
+    index1_->set_state(t0, q0, v0);
+    Vector a, mu;
+    if (!index1_->acceleration(t0, q0, v0, a, mu)) {
+      message_ = "[M G^T; G 0] is singular at the start: the rigid links are redundant or degenerate";
+      return false;
+    }
+    hook_values_[0] = index1_->violation();
+    hook_values_[1] = index1_->violation_rate();
+  }
   const Energies e = energies();
   E0_ = e.kinetic + e.strain;  // no work done yet: the load potential is 0 at t0
   scale_ = E0_;
@@ -362,7 +393,75 @@ bool Integrator::solve(const SparseMatrix& S, const Vector& b, Vector& x, StepSt
   return true;
 }
 
+std::vector<std::string> Integrator::columns() const {
+  std::vector<std::string> c;
+  if (index1_) c = {"phi_norm", "phi_dot_norm", "projections"};
+  if (hook_)
+    for (const std::string& h : hook_->columns()) c.push_back(h);
+  return c;
+}
+
+const Index1Statistics* Integrator::constraint_statistics() const {
+  return index1_ ? &index1_->statistics() : nullptr;
+}
+
+int Integrator::constraint_count() const { return index1_ ? index1_->constraints().size() : 0; }
+
+// One explicit step of the index-1 system (constraint.hpp), then the bookkeeping of
+// eq. 11.12 with the midpoint load and velocity.
+StepReport Integrator::index1_step() {
+  StepReport rep;
+  if (stop_ && stop_()) {
+    rep.status = StepStatus::Interrupted;
+    message_ = "interrupted";
+    return rep;
+  }
+  const double dt = options_.dt;
+  index1_->set_state(state_.t, state_.q, state_.v);
+  const Index1Status st = index1_->step(dt);
+  const std::string at = " at t = " + std::to_string(state_.t + dt);
+  if (st == Index1Status::SingularSystem) {
+    rep.status = StepStatus::Singular;
+    message_ = "[M G^T; G 0] is singular" + at + " (redundant or degenerate rigid links)";
+    return rep;
+  }
+  if (st == Index1Status::ProjectionFailed) {
+    rep.status = StepStatus::NoConvergence;
+    message_ = "the position projection did not reach dynamics.projection_tolerance in " +
+               std::to_string(options_.index1.max_projection_iterations) + " solves" + at;
+    return rep;
+  }
+  if (!index1_->q().allFinite() || !index1_->v().allFinite()) {
+    rep.status = StepStatus::NotFinite;
+    message_ = "the state is not finite" + at + " (is dt too large for the explicit RK4?)";
+    return rep;
+  }
+  State n = state_;
+  const Vector dq = index1_->q() - state_.q;
+  Vector f;
+  external(state_.t + 0.5 * dt, f);
+  n.work += f.dot(dq);
+  n.q = index1_->q();
+  n.v = index1_->v();
+  if (C_.nonZeros()) n.dissipated += dq.dot(C_ * (0.5 * (state_.v + n.v)));
+  n.t = t0_ + static_cast<double>(++steps_) * dt;
+  state_ = std::move(n);
+  hook_values_[0] = index1_->violation();
+  hook_values_[1] = index1_->violation_rate();
+  hook_values_[2] = index1_->statistics().corrections;
+  if (hook_) {
+    std::vector<double> extra(hook_values_.begin() + 3, hook_values_.end());
+    hook_->after_step(model_, M_, state_, extra);
+    std::copy(extra.begin(), extra.end(), hook_values_.begin() + 3);
+  }
+  const Energies e = energies();
+  scale_ = std::max(scale_, e.kinetic + e.strain);
+  rep.status = StepStatus::Converged;
+  return rep;
+}
+
 StepReport Integrator::step() {
+  if (index1_) return index1_step();
   StepReport rep;
   const State& s = state_;
   const double dt = options_.dt;

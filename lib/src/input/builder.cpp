@@ -18,6 +18,7 @@
 #include "senda/input/mesh.hpp"
 #include "senda/input/state.hpp"
 #include "senda/linalg/factorization.hpp"
+#include "senda/model/link.hpp"
 #include "senda/model/penalty.hpp"
 #include "senda/model/spring.hpp"
 #include "senda/model/beam2d.hpp"
@@ -125,6 +126,8 @@ class Builder {
   std::map<std::pair<int, int>, double> read_mode_file(const Fields& f, const std::string& file, bool rotations) const;
   std::map<std::pair<int, int>, double> read_imperfection() const;
   void read_dynamics(Spec& s);
+  void read_rigid_links();
+  void read_constraints(DynamicsSpec& d);
   void read_nodes();
   void read_elements();
   struct Member {
@@ -156,6 +159,7 @@ class Builder {
   std::map<int, NodeInfo> nodes_;  // by user id
   std::vector<Entry> node_entries_;
   double extent_ = 0.0;            // size of the model, for the zero-length test
+  std::vector<std::pair<int, int>> links_;  // dynamics.rigid_link: node indices (a, b)
   std::set<std::pair<int, int>> used_;   // (node index, component) used by an element
   std::set<std::pair<int, int>> fixed_;  // (node index, component) fixed
   std::map<int, const Entry*> hinged_;    // node index → first hinge entry there
@@ -671,7 +675,8 @@ void Builder::read_elements() {
     use(a.index, c);
     if (b) use(b->index, c);
   }
-  if (ids.empty())
+  read_rigid_links();
+  if (ids.empty() && links_.empty())
     c_.fail(nullptr, "model.truss", "no elements: give at least one 'truss', 'beam' or 'spring' in [model]");
   read_penalties(check_id);
   for (const auto& [id, info] : nodes_) {
@@ -1090,6 +1095,95 @@ void Builder::read_output(Spec& s) {
   s.output.drawings = *c_.boolean("output.drawings");
 }
 
+// dynamics.rigid_link: read with the elements, since a link's nodes need numbered
+// translations (model::RigidLinkPlace) even when no element holds them (a pendulum).
+void Builder::read_rigid_links() {
+  std::set<std::pair<int, int>> seen;
+  for (const Fields& f : records("dynamics.rigid_link")) {
+    f.require(2, 2);
+    const NodeInfo& a = node(f, 0, "NODE_A");
+    const NodeInfo& b = node(f, 1, "NODE_B");
+    if (a.index == b.index) f.fail("links node " + f[0] + " to itself");
+    const double length = (model_->node_position(b.index) - model_->node_position(a.index)).norm();
+    if (!(length > 1e-12 * extent_) || !std::isfinite(length))
+      f.fail(fmt::format("zero length: nodes {} and {} are {:.3g} apart, below 1e-12 of the model's extent ({:.3g}); "
+                         "a rigid link needs a positive reference length",
+                         f[0], f[1], length, extent_),
+             "two nodes apart");
+    if (!seen.insert(std::minmax(a.index, b.index)).second)
+      f.fail("nodes " + f[0] + " and " + f[1] + " are linked twice (redundant constraints: [M G^T; G 0] is singular)",
+             "one link per pair of nodes");
+    links_.emplace_back(a.index, b.index);
+    model_->add_element(std::make_unique<model::RigidLinkPlace>(static_cast<int>(links_.size()), dim_, a.index, b.index));
+    for (int node : {a.index, b.index})
+      for (int k = 0; k < dim_; ++k) used_.insert({node, k});
+  }
+}
+
+// The rigid links as a ConstraintSet on the numbered unknowns, and their stabilisation.
+void Builder::read_constraints(DynamicsSpec& d) {
+  const bool index1 = d.integrator.scheme == dynamics::Scheme::Index1RK4;
+  const char* needs_index1[] = {"dynamics.baumgarte", "dynamics.projection", "dynamics.projection_weight",
+                                "dynamics.phi_tolerance", "dynamics.phi_dot_tolerance",
+                                "dynamics.projection_tolerance"};
+  if (!links_.empty() && !index1)
+    c_.fail(c_.find("dynamics.rigid_link"), "dynamics.rigid_link",
+            "a rigid link is a Lagrange-multiplier constraint: only the index1-rk4 integrator takes it",
+            "dynamics.integrator = index1-rk4");
+  for (const char* key : needs_index1)
+    if (c_.has(key) && links_.empty())
+      c_.fail(c_.find(key), key, "stabilises rigid links, and there is none", "dynamics.rigid_link = NODE_A NODE_B");
+  if (links_.empty()) return;
+  dynamics::ConstraintSet c(model_->size());
+  for (const auto& [a, b] : links_) {
+    const dynamics::ConstraintPoint pa = dynamics::model_point(*model_, a), pb = dynamics::model_point(*model_, b);
+    bool moves = false;
+    for (int k = 0; k < 3; ++k) moves = moves || pa.eq[k] >= 0 || pb.eq[k] >= 0;
+    if (!moves) {
+      const Entry* e = c_.all("dynamics.rigid_link")[c.size()];
+      throw ConfigError(e->file, e->line, e->key,
+                        "both nodes are fixed in every translation: the link constrains nothing (a zero row of G)",
+                        "a link with a free end");
+    }
+    c.add_distance(pa, pb);
+  }
+  dynamics::Index1Options& o = d.integrator.index1;
+  if (const Entry* e = c_.find("dynamics.baumgarte")) {
+    const Fields f(*e, spec("dynamics.baumgarte"));
+    f.require(2, 2);
+    o.alpha = f.real(0, "ALPHA");
+    o.beta = f.real(1, "BETA");
+    if (!(o.alpha >= 0.0) || !(o.beta >= 0.0))
+      f.fail("ALPHA and BETA must be >= 0 (a negative one makes the violation grow)", "ALPHA >= 0, BETA >= 0");
+  }
+  const std::string projection = *c_.text("dynamics.projection");
+  o.projection = projection == "every-step"      ? dynamics::Projection::EveryStep
+                 : projection == "when-violated" ? dynamics::Projection::WhenViolated
+                                                 : dynamics::Projection::None;
+  o.weight = *c_.text("dynamics.projection_weight") == "identity" ? dynamics::Weight::Identity : dynamics::Weight::Mass;
+  o.position_tolerance = *c_.real("dynamics.phi_tolerance");
+  o.velocity_tolerance = *c_.real("dynamics.phi_dot_tolerance");
+  o.projection_tolerance = *c_.real("dynamics.projection_tolerance");
+  for (const char* key : {"dynamics.phi_tolerance", "dynamics.phi_dot_tolerance"})
+    if (c_.has(key) && o.projection != dynamics::Projection::WhenViolated)
+      c_.fail(c_.find(key), key, "only dynamics.projection = when-violated has a trigger tolerance",
+              "dynamics.projection = when-violated");
+  for (const char* key : {"dynamics.projection_weight", "dynamics.projection_tolerance"})
+    if (c_.has(key) && o.projection == dynamics::Projection::None)
+      c_.fail(c_.find(key), key, "there is no projection (dynamics.projection = none)",
+              "dynamics.projection = every-step|when-violated");
+  if (o.projection == dynamics::Projection::WhenViolated && !(o.projection_tolerance < o.position_tolerance)) {
+    const char* key = c_.has("dynamics.projection_tolerance") ? "dynamics.projection_tolerance" : "dynamics.phi_tolerance";
+    c_.fail(c_.find(key), key,
+            fmt::format("projection_tolerance = {:g} must be below phi_tolerance = {:g} (a projection must end "
+                        "below the level that triggers it)",
+                        o.projection_tolerance, o.position_tolerance),
+            "projection_tolerance < phi_tolerance");
+  }
+  if (const std::string why = o.validate(); !why.empty()) c_.fail(nullptr, "dynamics.rigid_link", why);
+  d.constraints = std::move(c);
+}
+
 void Builder::read_dynamics(Spec& s) {
   DynamicsSpec& d = s.dynamics;
   const int n = model_->size();
@@ -1099,10 +1193,11 @@ void Builder::read_dynamics(Spec& s) {
   if (!d.given) return;
   const std::string scheme = *c_.text("dynamics.integrator");
   dynamics::IntegratorOptions& o = d.integrator;
-  o.scheme = scheme == "midpoint" ? dynamics::Scheme::Midpoint
-             : scheme == "newmark" ? dynamics::Scheme::Newmark
-             : scheme == "hht"     ? dynamics::Scheme::HHT
-                                   : dynamics::Scheme::EnergyMomentum;
+  o.scheme = scheme == "midpoint"     ? dynamics::Scheme::Midpoint
+             : scheme == "newmark"    ? dynamics::Scheme::Newmark
+             : scheme == "hht"        ? dynamics::Scheme::HHT
+             : scheme == "index1-rk4" ? dynamics::Scheme::Index1RK4
+                                      : dynamics::Scheme::EnergyMomentum;
   o.dt = *c_.real("dynamics.dt");
   o.beta = *c_.real("dynamics.beta");
   o.gamma = *c_.real("dynamics.gamma");
@@ -1239,6 +1334,7 @@ void Builder::read_dynamics(Spec& s) {
     ev.name = "u_" + f[0] + "_" + f[1] + " = " + f[2];
     d.events.push_back(ev);
   }
+  read_constraints(d);
   if (const std::string why = o.check(); !why.empty()) c_.fail(nullptr, "dynamics.integrator", why);
 }
 

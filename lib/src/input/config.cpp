@@ -192,8 +192,9 @@ const std::vector<OptionSpec>& option_table() {
       {"cosim.plot", T::Bool, "false", nullptr, false,
        "co-simulation: write energy.gp and render energy.png/.svg with gnuplot (same as --plot)"},
       // [dynamics] (the simulate command; docs/config.md "[dynamics]")
-      {"dynamics.integrator", T::Choice, "energy-momentum", "energy-momentum|midpoint|newmark|hht", false,
-       "dynamics: time integrator (energy-momentum conserves energy and momenta exactly)"},
+      {"dynamics.integrator", T::Choice, "energy-momentum", "energy-momentum|midpoint|newmark|hht|index1-rk4", false,
+       "dynamics: time integrator (energy-momentum conserves energy and momenta exactly; index1-rk4: explicit RK4 "
+       "on the index-1 equations, the one that takes rigid links)"},
       {"dynamics.dt", T::Real, "0.01", "(0, inf)", false, "dynamics: time step (time units)"},
       {"dynamics.t_end", T::Real, "1", "(0, inf)", false, "dynamics: end time of the simulation"},
       {"dynamics.max_steps", T::Integer, "1000000", "[1, 100000000]", false,
@@ -235,6 +236,22 @@ const std::vector<OptionSpec>& option_table() {
        "dynamics: initial velocity AMPLITUDE times a mode (DIR/modes/<id>.csv, max |phi| = 1), added to velocity"},
       {"dynamics.event", T::Record, nullptr, "NODE COMP VALUE", true,
        "dynamics: record in summary.json every time the displacement of NODE COMP passes VALUE"},
+      {"dynamics.rigid_link", T::Record, nullptr, "NODE_A NODE_B", true,
+       "dynamics: a rigid link (Lagrange multiplier) of the reference length between two nodes (index1-rk4 only; "
+       "refused by trace)"},
+      {"dynamics.baumgarte", T::Record, nullptr, "ALPHA BETA", false,
+       "dynamics: Baumgarte stabilisation of the rigid links, Phi'' + 2 ALPHA Phi' + BETA^2 Phi = 0 (ALPHA, BETA >= 0)"},
+      {"dynamics.projection", T::Choice, "none", "none|every-step|when-violated", false,
+       "dynamics: project positions and velocities on the rigid links after every step, or when |Phi| or |Phi'| "
+       "exceeds its tolerance"},
+      {"dynamics.projection_weight", T::Choice, "mass", "mass|identity", false,
+       "dynamics: the norm of the projection: W = M (keeps the centre of mass) or W = I"},
+      {"dynamics.phi_tolerance", T::Real, "1e-8", "(0, inf)", false,
+       "dynamics: when-violated projects when |Phi| (length) exceeds this"},
+      {"dynamics.phi_dot_tolerance", T::Real, "1e-8", "(0, inf)", false,
+       "dynamics: when-violated projects when |Phi'| (length/time) exceeds this"},
+      {"dynamics.projection_tolerance", T::Real, "1e-13", "(0, inf)", false,
+       "dynamics: a position projection iterates until |Phi| <= this (length; above the round-off of the positions)"},
       {"dynamics.output_every", T::Integer, "1", "[1, 100000000]", false,
        "dynamics: write a history row (and a VTK frame) every this many steps"},
       // [linalg]

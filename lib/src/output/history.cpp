@@ -115,7 +115,9 @@ std::string simulation_summary_json(const SimulationInfo& info, const dynamics::
     j["gamma"] = o.gamma;
     if (o.scheme == dynamics::Scheme::HHT) j["alpha"] = o.alpha;
   }
-  j["iteration_matrix"] = in.unsymmetric() ? "unsymmetric (SparseLU)" : "symmetric (LDLT)";
+  j["iteration_matrix"] = o.scheme == dynamics::Scheme::Index1RK4 ? "none (explicit; [M G^T; G 0] by SparseLU)"
+                          : in.unsymmetric()                       ? "unsymmetric (SparseLU)"
+                                                                   : "symmetric (LDLT)";
   j["dt"] = o.dt;
   j["steps_requested"] = info.steps;
   j["steps"] = r.steps;
@@ -129,6 +131,27 @@ std::string simulation_summary_json(const SimulationInfo& info, const dynamics::
                  {"dissipated", e.dissipated}, {"total", e.total}, {"error", e.error},
                  {"relative_error", e.relative}, {"max_relative_error", r.max_relative_error}};
   j["iterations"] = {{"max", r.max_iterations}, {"mean", r.mean_iterations}};
+  if (const dynamics::Index1Statistics* c = in.constraint_statistics()) {
+    // The rigid links (docs/theory.md §9): max_phi, max_phi_dot are after a step and
+    // before its correction; final_phi, final_phi_dot at the last state written.
+    const dynamics::Index1Options& x = o.index1;
+    const std::vector<double>& h = in.hook_values();
+    j["constraints"] = {{"rigid_links", in.constraint_count()},
+                        {"baumgarte_alpha", x.alpha},
+                        {"baumgarte_beta", x.beta},
+                        {"projection", dynamics::to_string(x.projection)},
+                        {"projection_weight", dynamics::to_string(x.weight)},
+                        {"phi_tolerance", x.position_tolerance},
+                        {"phi_dot_tolerance", x.velocity_tolerance},
+                        {"projection_tolerance", x.projection_tolerance},
+                        {"corrections", c->corrections},
+                        {"projection_iterations", c->projection_iterations},
+                        {"solves", c->solves},
+                        {"max_phi", c->max_phi},
+                        {"max_phi_dot", c->max_phi_dot},
+                        {"final_phi", h.size() > 1 ? h[0] : 0.0},
+                        {"final_phi_dot", h.size() > 1 ? h[1] : 0.0}};
+  }
   ordered_json ev = ordered_json::array();
   for (const dynamics::EventRecord& x : r.events)
     ev.push_back({{"event", x.name}, {"t", x.t}, {"direction", x.direction > 0 ? "rising" : "falling"}});

@@ -20,6 +20,10 @@
 //                   R = M a_{n+1} + (1 + α)(C v_{n+1} + f(x) − f_ext(t_{n+1}))
 //                                 − α(C v_n + f(q_n) − f_ext(t_n))                   (eq. 11.11)
 //                   α = 0 is Newmark; HHT-α with α ∈ [−1/3, 0], β = (1 − α)²/4, γ = ½ − α.
+//   Index1RK4       the constrained system M a + Gᵀμ = f_ext(t) − f(q) − C v with rigid links
+//                   (constraint.hpp: Index1Integrator, explicit RK4 on the index-1 equations,
+//                   Baumgarte, projection; docs/theory.md §9); no Newton iteration. Work of
+//                   the loads f_ext(t_{n+½})·Δq, dissipation Δq·C (v_n + v_{n+1})/2.
 // Energy bookkeeping (eq. 11.12): T = ½ vᵀM v, U = Σ W_e, the work of the loads
 // W_ext += f_ext,n+½ · (q_{n+1} − q_n) (EM, midpoint: at t_{n+½}; Newmark/HHT: the mean
 // of f_ext(t_n) and f_ext(t_{n+1})), the dissipated D += Δq·C v̄; the load potential is
@@ -33,18 +37,20 @@
 #include <Eigen/Core>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "senda/core/problem.hpp"
+#include "senda/dynamics/constraint.hpp"
 #include "senda/dynamics/load.hpp"
 #include "senda/linalg/factorization.hpp"
 #include "senda/model/model.hpp"
 
 namespace senda::dynamics {
 
-enum class Scheme { EnergyMomentum, Midpoint, Newmark, HHT };
-const char* to_string(Scheme s);  // "energy-momentum", "midpoint", "newmark", "hht"
+enum class Scheme { EnergyMomentum, Midpoint, Newmark, HHT, Index1RK4 };
+const char* to_string(Scheme s);  // "energy-momentum", "midpoint", "newmark", "hht", "index1-rk4"
 
 // The iteration matrix of the energy–momentum scheme for truss bars: the exact,
 // unsymmetric derivative of the central force (seed 003 eq. 3.45; an LU factorization),
@@ -72,6 +78,7 @@ struct IntegratorOptions {
   double energy_tolerance = 1e-20;    // relative work of the last correction
   int max_iterations = 25;            // Newton iterations per step
   linalg::Solver solver = linalg::Solver::Auto;  // for the symmetric iteration matrices
+  Index1Options index1;               // Index1RK4: Baumgarte α, β and the projections
 
   // Empty when valid, else the reason.
   std::string check() const;
@@ -130,14 +137,17 @@ class Integrator {
  public:
   // M and C with the model's pattern (mass.hpp); C may be empty (no damping). The model
   // must outlive the integrator. Throws std::invalid_argument for invalid options.
+  // constraints (rigid links on the model's unknowns) only with Scheme::Index1RK4,
+  // which runs without them too (plain RK4).
   Integrator(const model::Model& model, SparseMatrix M, SparseMatrix C, LoadHistory load,
-             IntegratorOptions options);
+             IntegratorOptions options, std::optional<ConstraintSet> constraints = std::nullopt);
   ~Integrator();
   Integrator(const Integrator&) = delete;
   Integrator& operator=(const Integrator&) = delete;
 
   // Sets the state at t₀ (q₀, v₀) and its energy E₀; Newmark and HHT solve
-  // M a₀ = f_ext(t₀) − f(q₀) − C v₀. False with a message when M is singular.
+  // M a₀ = f_ext(t₀) − f(q₀) − C v₀. False with a message when M is singular (Index1RK4:
+  // when [M Gᵀ; G 0] is, redundant or degenerate links).
   bool start(double t0, const Vector& q0, const Vector& v0);
   // One step of Δt. The state advances only when the step converged.
   StepReport step();
@@ -153,7 +163,14 @@ class Integrator {
   const std::string& message() const { return message_; }
   // True when the iteration matrix is unsymmetric (factorized by Eigen's SparseLU).
   bool unsymmetric() const { return unsymmetric_; }
+  // The extra columns of history.csv and their values after the last step: Index1RK4's
+  // phi_norm (‖Φ‖), phi_dot_norm (‖G v‖) and projections (corrections so far, seed 000
+  // §2.4.3.3), then the hook's.
+  std::vector<std::string> columns() const;
   const std::vector<double>& hook_values() const { return hook_values_; }
+  // Index1RK4: the constraint solver's counts (null otherwise).
+  const Index1Statistics* constraint_statistics() const;
+  int constraint_count() const;
 
  private:
   void external(double t, Vector& out) const;
@@ -173,6 +190,8 @@ class Integrator {
   StepHook* hook_ = nullptr;
   std::function<bool()> stop_;
   std::vector<double> hook_values_;
+  std::unique_ptr<Index1Integrator> index1_;
+  StepReport index1_step();
   struct Solvers;
   std::unique_ptr<Solvers> solvers_;
 };

@@ -8,10 +8,12 @@
 // element uses, no load at all, conflicting options.
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "senda/analysis/options.hpp"
+#include "senda/dynamics/constraint.hpp"
 #include "senda/dynamics/integrator.hpp"
 #include "senda/dynamics/load.hpp"
 #include "senda/dynamics/mass.hpp"
@@ -69,6 +71,10 @@ struct DynamicsSpec {
   std::string initial_id;     // its id ("LP1")
   double initial_lambda = 0.0;  // its lambda (before the factor)
   std::vector<DynamicsEvent> events;
+  // dynamics.rigid_link (integrator index1-rk4 only): the links, on the model's unknowns
+  // (their stabilisation, dynamics.baumgarte, projection, ..., is integrator.index1);
+  // empty without links.
+  std::optional<dynamics::ConstraintSet> constraints;
 };
 
 // Everything a .cfg says, each key read once: the model, the analysis options,

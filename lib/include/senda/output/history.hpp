@@ -5,7 +5,8 @@
 //                         computed (a killed run keeps every row): step,t,lambda,
 //                         <tracked u_ID_COMP>,<their velocities v_ID_COMP>,kinetic,strain,
 //                         load_potential,dissipated,total,energy_error,relative_error,
-//                         iterations,residual,<the StepHook's columns> (%.17g)
+//                         iterations,residual,<Integrator::columns(): index1-rk4's phi_norm,
+//                         phi_dot_norm,projections, a StepHook's> (%.17g)
 //   DIR/summary.json      integrator, Δt, how the run ended, energy drift, iterations, events
 //   DIR/states/final.json the last state (senda-state-1 with kind "dynamic", t and v):
 //                         dynamics.initial_state of a later simulation
@@ -30,7 +31,7 @@ struct SimulationInfo {
   std::string problem, title, config;
   std::vector<std::string> track_columns;  // "u_2_uy", ...
   std::vector<int> track;                  // their unknowns
-  std::vector<std::string> hook_columns;   // the StepHook's (constraint solver's) columns
+  std::vector<std::string> hook_columns;   // Integrator::columns(): the constraint solver's and a StepHook's
   std::string load;                        // "step lambda = 0.02", for the summary
   std::string initial_state;               // the state file, or ""
   long steps = 0;                          // steps asked for (t_end/Δt)
