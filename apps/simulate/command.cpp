@@ -35,16 +35,11 @@ void print_help(const po::options_description& opts) {
       "(at rest, a saved state of trace with lambda raised by a factor, a velocity, a kick along a mode),\n"
       "and writes DIR/history.csv (one row per step, written as computed: t, lambda, the tracked\n"
       "displacements and velocities, kinetic, strain and load-potential energy, the energy error,\n"
-      "Newton iterations; with dynamics.rigid_link and the index1-rk4 integrator also |Phi|, |Phi'|
-"
-      "and the projections done), DIR/summary.json (integrator, dt, energy drift, events, the
-"
-      "constraint statistics) and
-"
-      "DIR/states/final.json (the last state; dynamics.initial_state of a later simulation, or
-"
-      "continuation.start_state of a trace that continues statically from it).
-"
+      "Newton iterations; with dynamics.rigid_link and the index1-rk4 integrator also |Phi|, |Phi'|\n"
+      "and the projections done), DIR/summary.json (integrator, dt, energy drift, events, the\n"
+      "constraint statistics) and\n"
+      "DIR/states/final.json (the last state; dynamics.initial_state of a later simulation, or\n"
+      "continuation.start_state of a trace that continues statically from it).\n"
       "DIR defaults to results/<FILE stem>; an existing DIR is refused unless --overwrite.\n"
       "--plot writes DIR/history.gp and runs gnuplot: DIR/u_t, energy_t and phase .png/.svg.\n"
       "--vtk writes the structure at every written step: DIR/vtk/simulation.pvd (timestep = t).\n\n");
