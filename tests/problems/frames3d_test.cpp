@@ -549,6 +549,18 @@ struct CatalogueRun {
     CHECK(s.critical_points[0].point.kind == critical::CriticalKind::Bifurcation);
     CHECK(s.critical_points[0].point.converged);
   }
+  // The bifurcation point's two halves (branches 1 and 2) were traced from it to
+  // branches.max_steps: `points` recorded points each.
+  void require_both_halves(std::size_t points) const {
+    REQUIRE(s.branches.size() == 3);
+    REQUIRE(rec.branches.size() == 3);
+    REQUIRE(rec.branches[1].size() == points);
+    REQUIRE(rec.branches[2].size() == points);
+    for (int ib : {1, 2}) {
+      CHECK(s.branches[ib].start_point == s.critical_points[0].point.id);
+      CHECK(s.branches[ib].termination == critical::BranchEnd::MaxSteps);
+    }
+  }
 };
 
 TEST_CASE("catalogue .cfg: lateral-torsional buckling of a fork-supported beam", "[catalogue][ltb][frame3d]") {
@@ -566,16 +578,9 @@ TEST_CASE("catalogue .cfg: lateral-torsional buckling of a fork-supported beam",
   // symmetric pitchfork, both halves traced to max_steps (40), mirror images.
   REQUIRE(bp.abe);
   CHECK(bp.abe->symmetric);
-  REQUIRE(s.branches.size() == 3);
-  REQUIRE(rec.branches.size() == 3);
+  run.require_both_halves(41);
   const Model& m = *spec.model;
   const auto &b1 = rec.branches[1], &b2 = rec.branches[2];
-  REQUIRE(b1.size() == 41);
-  REQUIRE(b2.size() == 41);
-  for (int ib : {1, 2}) {
-    CHECK(s.branches[ib].start_point == bp.id);
-    CHECK(s.branches[ib].termination == critical::BranchEnd::MaxSteps);
-  }
   // The mid-span node: node 3 of the cfg (model index 2).
   const int mid = 2;
   CHECK(m.node_position(mid).isApprox(Eigen::Vector3d(0.5, 0, 0)));
@@ -1085,16 +1090,9 @@ TEST_CASE("catalogue .cfg: Argyris's right-angle frame, lateral buckling and bot
   CHECK(std::abs(bp.abe->A) <= 1e-12 * std::abs(bp.abe->B1));
   CHECK(std::abs(bp.abe->C) <= 1e-12 * std::abs(bp.abe->B1));
   CHECK(std::abs(bp.abe->B1 - bp.abe->B2) <= 1e-5 * std::abs(bp.abe->B1));
-  REQUIRE(s.branches.size() == 3);
-  REQUIRE(rec.branches.size() == 3);
+  run.require_both_halves(31);
   const Model& m = *spec.model;
   const auto &b1 = rec.branches[1], &b2 = rec.branches[2];
-  REQUIRE(b1.size() == 31);
-  REQUIRE(b2.size() == 31);
-  for (int ib : {1, 2}) {
-    CHECK(s.branches[ib].start_point == bp.id);
-    CHECK(s.branches[ib].termination == critical::BranchEnd::MaxSteps);
-  }
   const int tip = 2;  // node 3 of the cfg
   double worst_mirror = 0.0;
   for (std::size_t k = 1; k < b1.size(); ++k) {
