@@ -95,6 +95,9 @@ const std::vector<OptionSpec>& option_table() {
       {"continuation.increment_tolerance", T::Real, "1e-9", "(0, 1)", false,
        "convergence: scaled Newton increment relative to the step length"},
       {"continuation.direction", T::Integer, "1", "{-1, 1}", false, "sign of the first load increment"},
+      {"continuation.reuse_factorization", T::Bool, "true", nullptr, false,
+       "an accepted point keeps the factorization of its last Newton iteration when that provably has the "
+       "same inertia (theory eq. 2.12); false: K is factorized again at every point"},
       {"continuation.auto_scale", T::Bool, "true", nullptr, false,
        "scale unknowns per kind (translation, rotation) from the first tangent"},
       {"continuation.psi", T::Real, "1", "[0, inf)", false, "weight of lambda in the scaled norm"},
