@@ -1488,3 +1488,61 @@ TEST_CASE("Star dome with spring-jointed space beams: between the truss and the 
     previous = w;
   }
 }
+
+TEST_CASE("Deep two-bar truss of ball-jointed beams: both limit points at large member rotations",
+          "[frame3d][ball-joint][truss]") {
+  // Supports at (±1, 0, 0), apex at (0, 0, √3) (members at 60°), apex load −λ EA
+  // along z, apex uy fixed. Bars of engineering strain: with z the apex height and
+  // l = √(1 + z²), L₀ = 2, equilibrium is λ = 2 (1 − l/L₀) z/l, whose maximum
+  // (z ≈ 0.76, members at 37°, strain −37 %) and minimum (its mirror z ≈ −0.76, the
+  // members turned by 97° = 1.7 rad) are the limit points; found here by golden
+  // section to round-off. The same structure of Beam3D members (1 and 2 elements),
+  // every end ball-jointed (hinge at each support on its lone member: S.10 holds the
+  // spin at the supports), must have the same limit points: the check of the
+  // spin rule at large rotations of the spin-held end (its transversality factor
+  // (θ/2)cot(θ/2) = 0.58 at 1.7 rad). Bending EI = 50 keeps the 2-element members
+  // from buckling on their own (π²EI/l² ≥ 316 against N ≤ 0.5 EA = 50). Measured:
+  // truss and beams (2, 12, 24 unknowns) within 8e-16 of the closed form at both;
+  // bound 1e-10 (SPL's location tolerance).
+  auto f = [](double z) { return 2.0 * (1.0 - std::sqrt(1.0 + z * z) / 2.0) * z / std::sqrt(1.0 + z * z); };
+  double lo = 0.1, hi = 1.5;
+  const double g = (std::sqrt(5.0) - 1.0) / 2.0;
+  for (int it = 0; it < 200; ++it) {
+    const double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+    (f(a) > f(b) ? hi : lo) = f(a) > f(b) ? b : a;
+  }
+  const double lambda_max = f(0.5 * (lo + hi));
+  CHECK(lambda_max == Approx(0.45).epsilon(0.01));
+  const std::string head =
+      "[model]\ndim = 3\nnode = 1 -1 0 0\nnode = 2 1 0 0\nnode = 3 0 0 1.7320508075688772\n";
+  const std::string tail =
+      "fix = 1 all\nfix = 2 all\nfix = 3 uy\nload = 3 uz -100\n";
+  const std::string truss = head + "strain = engineering\ntruss = 1 1 3 100\ntruss = 2 2 3 100\n" + tail;
+  std::vector<std::string> models{truss};
+  for (const char* n : {"1", "2"})
+    models.push_back(head + "beam = 10 1 3 100 1000 1000 40 50 50 0 1 0 " + n + "\nbeam = 20 2 3 100 1000 1000 40 50 50 0 1 0 " +
+                     n + "\n" + tail + "hinge = 1 10\nhinge = 2 20\nhinge = 3 10 20\n");
+  for (const std::string& text : models) {
+    const input::Spec spec = input::build(input::Config::parse(text, "two-bar.cfg"));
+    Options o;
+    o.initial_load_increment = 0.02;
+    o.max_steps = 400;
+    PathFollower pf(*spec.model, o);
+    REQUIRE(pf.start(Vector::Zero(spec.model->size()), 0.0));
+    CriticalPointFinder finder(FinderOptions{});
+    while (finder.points().size() < 2 && pf.advance()) finder.check(pf, 0);
+    REQUIRE(finder.points().size() == 2);
+    const auto& p = finder.points();
+    UNSCOPED_INFO("unknowns " << spec.model->size() << " LP1 " << p[0].lambda << " LP2 " << p[1].lambda
+                              << " closed form ±" << lambda_max << " rel " << p[0].lambda / lambda_max - 1.0 << " "
+                              << -p[1].lambda / lambda_max - 1.0);
+    for (const auto& cp : p) {
+      CHECK(cp.converged);
+      CHECK(cp.kind == CriticalKind::Limit);
+    }
+    CHECK(std::abs(p[0].lambda / lambda_max - 1.0) <= 1e-10);
+    CHECK(std::abs(-p[1].lambda / lambda_max - 1.0) <= 1e-10);
+    // At LP2 the members have turned by about 97°: the apex is below the supports.
+    CHECK(spec.model->displacement(p[1].q, 2, Component::Uz) < -1.7320508075688772 - 0.5);
+  }
+}

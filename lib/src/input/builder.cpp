@@ -853,10 +853,11 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
         f.fail("member " + std::to_string(id) + " is already released at node " + std::to_string(node_id) +
                (released == &f.entry() ? std::string(" (listed twice)")
                                        : " (hinge at line " + std::to_string(released->line) + ")"));
-      if (members_at[n.index] == 1 && !k)
+      // In 3D a lone member end may be released: it is then pinned with its own
+      // rotation, so that a member released at both ends has its spin held (S.10).
+      if (members_at[n.index] == 1 && !k && dim_ == 2)
         f.fail("hinge at node " + std::to_string(node_id) + " releases nothing: member " + std::to_string(id) +
-                   " is the only member there (a member end is pinned by leaving " +
-                   (dim_ == 3 ? "rx ry rz" : "rz") + " free)",
+                   " is the only member there (a member end is pinned by leaving rz free)",
                "a node where two or more members meet, or 'spring K'");
       released = &f.entry();
       if (dim_ == 3) {
