@@ -1546,3 +1546,35 @@ TEST_CASE("Deep two-bar truss of ball-jointed beams: both limit points at large 
     CHECK(spec.model->displacement(p[1].q, 2, Component::Uz) < -1.7320508075688772 - 0.5);
   }
 }
+
+TEST_CASE("Star dome: rigid joints raise the first critical load 40-fold and stiff springs converge to it",
+          "[frame3d][star-dome-beams][ball-joint]") {
+  // One element per member, rigid joints (node rotations shared): the first
+  // critical point is a limit point at λ = 26.6607, 40.0 × the truss's 0.665787
+  // (with 2 and 4 elements per member the test above measured 20.55 and 19.50: the
+  // one-element members are stiffer, the rise stays > 29-fold). Cross-check by a
+  // model that reaches the rigid joints another way: ball joints with springs K
+  // (S.11, members' own rotations, BallJointSpring) must converge to it as 1/K.
+  // Measured: relative to it −9.59e-6 (K = 1e10), −9.59e-7 (K = 1e11): ratio 10.0.
+  Options o;
+  o.initial_load_increment = 0.05;
+  o.max_steps = 400;
+  auto first = [&](const std::string& text) {
+    const input::Spec spec = input::build(input::Config::parse(text, "dome.cfg"));
+    const std::vector<CriticalPoint> p = first_points(*spec.model, o);
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].converged);
+    CHECK(p[0].kind == CriticalKind::Limit);
+    return p[0].lambda;
+  };
+  const double truss = 0.665786932824;  // LP1 of problems/star-dome.cfg (the tests above)
+  const double rigid = first(star_dome_beams_cfg(1, false));
+  const double e10 = first(star_dome_beams_cfg(1, true, 1e10)) / rigid - 1.0;
+  const double e11 = first(star_dome_beams_cfg(1, true, 1e11)) / rigid - 1.0;
+  UNSCOPED_INFO("rigid " << rigid << " / truss " << rigid / truss << "; springs 1e10 " << e10 << " 1e11 " << e11);
+  CHECK(rigid / truss > 35.0);
+  CHECK(rigid / truss < 45.0);
+  CHECK(e10 / e11 >= 8.0);
+  CHECK(e10 / e11 <= 12.0);
+  CHECK(std::abs(e11) <= 1e-5);
+}
