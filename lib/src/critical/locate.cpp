@@ -113,8 +113,12 @@ Eigenpairs nearest_eigenpairs(const linalg::SymmetricFactorization& f, const Spa
   Eigen::MatrixXd X = start && start->rows() == n && start->cols() == m ? *start : start_block(n, m), Y;
   for (int k = 0; k < iterations; ++k) {
     f.solve(X, Y);
-    Eigen::HouseholderQR<Eigen::MatrixXd> qr(Y);
-    X = qr.householderQ() * Eigen::MatrixXd::Identity(n, m);
+    // QR in place in Y, and Q's first m columns formed in X: no n × m temporaries
+    // beyond X and Y (at n = 10⁶ each is 32 MB; the location's memory is counted,
+    // docs/performance.md).
+    Eigen::HouseholderQR<Eigen::Ref<Eigen::MatrixXd>> qr(Y);
+    X.setIdentity(n, m);
+    X.applyOnTheLeft(qr.householderQ());
   }
   const Eigen::MatrixXd T = X.transpose() * (K * X);
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (T + T.transpose()));
@@ -141,13 +145,15 @@ bool eigen_at(const Problem& problem, const continuation::PathPoint& p, const li
               const Vector& tq, double tl, double step, int m, int iterations, PathEigenvalues& out,
               const PathEigenvalues* warm = nullptr) {
   if (f.status() != linalg::FactorStatus::Ok || !(step > 0.0) || tq.size() != p.q.size()) return false;
-  SparseMatrix K = problem.tangent_pattern(), K1 = problem.tangent_pattern();
+  SparseMatrix K = problem.tangent_pattern();
   problem.tangent(p.q, p.lambda, K);
   Eigenpairs e = warm ? nearest_eigenpairs(f, K, m, std::min(iterations, 2), &warm->x)
                       : nearest_eigenpairs(f, K, m, iterations);
   const double h = 1e-4 * step;
-  problem.tangent(p.q + h * tq, p.lambda + h * tl, K1);
-  const Eigen::MatrixXd dKx = (K1 - K) * e.x;
+  // (K(p + h t) − K(p)) x with one matrix: K x first, then K reassembled at p + h t.
+  Eigen::MatrixXd dKx = -(K * e.x);
+  problem.tangent(p.q + h * tq, p.lambda + h * tl, K);
+  dKx.noalias() += K * e.x;
   out.dmu.resize(m);
   for (int k = 0; k < m; ++k) out.dmu[k] = e.x.col(k).dot(dKx.col(k)) / h;
   if (!e.mu.allFinite() || !out.dmu.allFinite()) return false;
@@ -240,34 +246,43 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
   // Start mode: the eigenvalue that changed sign across the bracket, found by
   // matching the eigenvectors nearest zero at both ends; start from the end
   // where it is smaller (the nearer one).
-  SparseMatrix K = problem.tangent_pattern(), Kwork = problem.tangent_pattern();
-  linalg::SymmetricFactorization fac(K, options.linear_solver);
-  const int m = std::min(n, options.subspace_size);
-  std::optional<Eigenpairs> ea, eb;
-  if (factor_after.status() == linalg::FactorStatus::Ok) {
-    problem.tangent(after.q, after.lambda, K);
-    eb = nearest_eigenpairs(factor_after, K, m, options.inverse_iterations);
-  }
-  problem.tangent(before.q, before.lambda, K);
-  if (fac.factorize(K) == linalg::FactorStatus::Ok) ea = nearest_eigenpairs(fac, K, m, options.inverse_iterations);
-  cp.factorizations = fac.stats().factorizations;
-  if (!ea || !eb || !ea->mu.allFinite() || !eb->mu.allFinite()) {
-    cp.message = "a bracket point has a singular or non-finite tangent: no start mode";
-    return cp;
-  }
-  int ka = 0, kb = 0;
-  double best = -1.0;
-  for (int p = 0; p < m; ++p)
-    for (int s2 = 0; s2 < m; ++s2) {
-      if ((ea->mu[p] < 0) == (eb->mu[s2] < 0)) continue;
-      const double overlap = std::abs(ea->x.col(p).dot(eb->x.col(s2)));
-      if (overlap > best) {
-        best = overlap;
-        ka = p;
-        kb = s2;
-      }
+  // The bracket's matrices, factorization and eigenpairs live in this scope only:
+  // the refinement below allocates its own, and the location's peak memory is
+  // counted against the path's (docs/performance.md). Kept: the two start modes.
+  Vector mode_before, mode_after;
+  bool nearer_before = false;
+  {
+    SparseMatrix K = problem.tangent_pattern();
+    linalg::SymmetricFactorization fac(K, options.linear_solver);
+    const int m = std::min(n, options.subspace_size);
+    std::optional<Eigenpairs> ea, eb;
+    if (factor_after.status() == linalg::FactorStatus::Ok) {
+      problem.tangent(after.q, after.lambda, K);
+      eb = nearest_eigenpairs(factor_after, K, m, options.inverse_iterations);
     }
-  const bool nearer_before = std::abs(ea->mu[ka]) < std::abs(eb->mu[kb]);
+    problem.tangent(before.q, before.lambda, K);
+    if (fac.factorize(K) == linalg::FactorStatus::Ok) ea = nearest_eigenpairs(fac, K, m, options.inverse_iterations);
+    cp.factorizations = fac.stats().factorizations;
+    if (!ea || !eb || !ea->mu.allFinite() || !eb->mu.allFinite()) {
+      cp.message = "a bracket point has a singular or non-finite tangent: no start mode";
+      return cp;
+    }
+    int ka = 0, kb = 0;
+    double best = -1.0;
+    for (int p = 0; p < m; ++p)
+      for (int s2 = 0; s2 < m; ++s2) {
+        if ((ea->mu[p] < 0) == (eb->mu[s2] < 0)) continue;
+        const double overlap = std::abs(ea->x.col(p).dot(eb->x.col(s2)));
+        if (overlap > best) {
+          best = overlap;
+          ka = p;
+          kb = s2;
+        }
+      }
+    nearer_before = std::abs(ea->mu[ka]) < std::abs(eb->mu[kb]);
+    mode_before = ea->x.col(ka);
+    mode_after = eb->x.col(kb);
+  }
   const long start_factorizations = cp.factorizations;
   const double lambda_span = std::max({std::abs(after.lambda - before.lambda), 1e-300});
   const BracketEvidence evidence = bracket_evidence(before, after);
@@ -276,7 +291,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
   // more than twice the bracket's length from both ends is another critical point.
   const auto attempt = [&](bool from_before, bool& far) {
     const continuation::PathPoint& start = from_before ? before : after;
-    const Vector phi0 = from_before ? Vector(ea->x.col(ka)) : Vector(eb->x.col(kb));
+    const Vector& phi0 = from_before ? mode_before : mode_after;
     CriticalPoint located;
     if (evidence == BracketEvidence::Limit) {
       // det K changed and the bordered determinant did not: λ turned back between the
@@ -380,7 +395,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   bool spb = system == AugmentedSystem::Bifurcation;
   double gamma = 0.0, last_force_scale = 1.0, last_dl = INFINITY, last_dphi = INFINITY;
   double previous_dl = INFINITY, previous_dphi = INFINITY;  // the update before the last
-  Vector G1(n), G2(n), r(n), gl(n), gl2(n);
+  Vector G1(n), G2(n), r(n), gl(n), gl2, Klphi;  // gl2, Klphi: non-proportional problems only
   Eigen::MatrixXd rhs(n, 3), H, J;
   for (int it = 0;; ++it) {
     problem.tangent(q, lambda, K);
@@ -471,8 +486,10 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     rhs.col(2) = Vector::Unit(n, i);
     fac.solve(rhs, H);  // eq. (4.3)
 
-    // B h_k = ∇_q(Kφ) h_k for k = 0, 1, 2 from one extra assembly K(q + εφ) (eq. 6.1).
-    Eigen::MatrixXd BH(n, 3);
+    // B h_k = ∇_q(Kφ) h_k for k = 0, 1, 2 from one extra assembly K(q + εφ) (eq. 6.1),
+    // formed in the right-hand sides' storage (BH is rhs; no n × 3 arrays beyond
+    // rhs, H and J: the location's memory, docs/performance.md).
+    Eigen::MatrixXd& BH = rhs;
     bool exact = false;
     if (options.use_exact_derivative) {
       exact = true;
@@ -485,23 +502,26 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     if (!exact) {
       const double eps = std::cbrt(std::numeric_limits<double>::epsilon()) * (1.0 + q.norm()) / pn;
       problem.tangent(q + eps * phi, lambda, Kwork);
-      BH = Kwork * H;
+      BH.noalias() = Kwork * H;
       problem.tangent(q - eps * phi, lambda, Kwork);
-      BH = (BH - Kwork * H) / (2.0 * eps);
+      BH.noalias() -= Kwork * H;  // no n × 3 temporary
+      BH /= 2.0 * eps;
     }
     // λ-derivatives for non-proportional problems (method.md §4, general λ-dependence).
-    Vector Klphi = Vector::Zero(n);
+    if (Klphi.size() != n) Klphi.setZero(n);
     double phi_gll = 0.0;
     if (!problem.is_proportional()) {
+      if (gl2.size() != n) gl2.resize(n);
       const double el = core::kLambdaStep * std::max(1.0, std::abs(lambda));
       problem.tangent(q, lambda + el, Kwork);
       Klphi = (Kwork * phi - G2) / el;
       problem.dg_dlambda(q, lambda + el, gl2);
       phi_gll = phi.dot(gl2 - gl) / el;
     }
-    rhs.col(0) = -G2 - BH.col(0) - rho * G3 * Vector::Unit(n, i);
-    rhs.col(1) = -BH.col(1) - Klphi;
-    rhs.col(2) = -BH.col(2);
+    rhs = -BH;  // BH is rhs: column by column, in place
+    rhs.col(0) -= G2;
+    rhs(i, 0) -= rho * G3;
+    rhs.col(1) -= Klphi;
     fac.solve(rhs, J);  // eq. (4.4)
 
     double dl = 0.0, s = 0.0, dgamma = 0.0;

@@ -229,8 +229,13 @@ struct SymmetricFactorization::Impl {
     cholmod_dense* Y = nullptr;
     cholmod_dense* E = nullptr;
   };
-  Workspace ws[2];
-  Eigen::MatrixXd pair;  // the two right-hand sides of solve(b1, b2, x1, x2), side by side
+  Workspace ws[2];        // one column, two
+  Eigen::MatrixXd pair;   // the two right-hand sides of solve(b1, b2, x1, x2), side by side
+  void release(Workspace& w) {
+    if (w.X) cholmod_free_dense(&w.X, &c);
+    if (w.Y) cholmod_free_dense(&w.Y, &c);
+    if (w.E) cholmod_free_dense(&w.E, &c);
+  }
 #ifdef SENDA_HAVE_MUMPS
   std::unique_ptr<MumpsState> mumps;  // set when the backend is MUMPS (then L stays null)
 #endif
@@ -246,11 +251,7 @@ struct SymmetricFactorization::Impl {
     c.postorder = 1;
   }
   ~Impl() {
-    for (Workspace& w : ws) {
-      if (w.X) cholmod_free_dense(&w.X, &c);
-      if (w.Y) cholmod_free_dense(&w.Y, &c);
-      if (w.E) cholmod_free_dense(&w.E, &c);
-    }
+    for (Workspace& w : ws) release(w);
     if (L) cholmod_free_factor(&L, &c);
     cholmod_finish(&c);
   }
@@ -268,6 +269,9 @@ SymmetricFactorization::SymmetricFactorization(const SparseMatrix& pattern, Solv
     if (!impl_->L || impl_->c.status < CHOLMOD_OK)
       throw std::runtime_error("SymmetricFactorization: CHOLMOD symbolic analysis failed");
     backend_ = resolve(solver, n_, impl_->c.fl);
+    // The analysis's workspace (about 6n integers and n doubles) is more than a
+    // numeric factorization needs: released here, factorize() allocates its own.
+    cholmod_free_work(&impl_->c);
     if (backend_ == Solver::Cholmod) {
       stats_.analyze_seconds = seconds_since(t0);
       return;
@@ -413,7 +417,8 @@ int SymmetricFactorization::det_sign() const {
   return (negative_ % 2 == 0) ? 1 : -1;
 }
 
-const double* SymmetricFactorization::solve_columns(const double* B, int ncol) const {
+const double* SymmetricFactorization::solve_columns(const double* B, int ncol, double* out) const {
+  if (ncol > 2 && !out) throw std::logic_error("SymmetricFactorization: a block solve needs its output");
   cholmod_dense b{};
   b.nrow = static_cast<size_t>(n_);
   b.ncol = static_cast<size_t>(ncol);
@@ -433,9 +438,33 @@ const double* SymmetricFactorization::solve_columns(const double* B, int ncol) c
     s.id.icntl[19] = 0;  // dense right-hand sides
     s.id.icntl[20] = 0;  // centralized solution, written over rhs
     if (s.run(3) < 0) throw std::runtime_error("SymmetricFactorization: MUMPS solve failed");
+    if (ncol > 2) {  // a block: its n × m array is not kept (see below)
+      std::copy(s.rhs.begin(), s.rhs.end(), out);
+      std::vector<double>().swap(s.rhs);
+      return out;
+    }
     return s.rhs.data();
   }
 #endif
+  // One and two columns (the path's solves, every Newton iteration) keep their
+  // workspace. A block of more (the eigenvalue monitor's and the locator's inverse
+  // iterations, the locator's three columns) is solved one column at a time with
+  // the one-column workspace: a block workspace is 3 n × m doubles (at n = 10⁶,
+  // m = 4: 96 MB) in every factorization object that ever solved a block, or as a
+  // transient, and it set the location's peak memory (docs/performance.md).
+  if (ncol > 2) {
+    Impl::Workspace& w = m.ws[0];
+    b.ncol = 1;
+    b.nzmax = b.nrow;
+    for (int k = 0; k < ncol; ++k) {
+      b.x = const_cast<double*>(B + static_cast<std::ptrdiff_t>(n_) * k);
+      if (!cholmod_solve2(CHOLMOD_A, m.L, &b, nullptr, &w.X, nullptr, &w.Y, &w.E, &m.c))
+        throw std::runtime_error("SymmetricFactorization: CHOLMOD solve failed");
+      const double* x = static_cast<const double*>(w.X->x);
+      std::copy(x, x + n_, out + static_cast<std::ptrdiff_t>(n_) * k);
+    }
+    return out;
+  }
   Impl::Workspace& w = m.ws[ncol > 1 ? 1 : 0];
   if (!cholmod_solve2(CHOLMOD_A, m.L, &b, nullptr, &w.X, nullptr, &w.Y, &w.E, &m.c))
     throw std::runtime_error("SymmetricFactorization: CHOLMOD solve failed");
@@ -446,9 +475,15 @@ void SymmetricFactorization::solve(const Eigen::MatrixXd& B, Eigen::MatrixXd& X)
   if (status_ != FactorStatus::Ok) throw std::logic_error("SymmetricFactorization::solve without a valid factorization");
   if (B.rows() != n_) throw std::logic_error("SymmetricFactorization::solve: wrong right-hand side size");
   const auto t0 = Clock::now();
-  const double* x = solve_columns(B.data(), static_cast<int>(B.cols()));
-  X.resize(n_, B.cols());
-  std::copy(x, x + static_cast<std::ptrdiff_t>(n_) * B.cols(), X.data());
+  if (B.cols() > 2) {
+    // Written straight into X (B is read before X is written; X may be B).
+    if (&X != &B) X.resize(n_, B.cols());
+    solve_columns(B.data(), static_cast<int>(B.cols()), X.data());
+  } else {
+    const double* x = solve_columns(B.data(), static_cast<int>(B.cols()));
+    X.resize(n_, B.cols());
+    std::copy(x, x + static_cast<std::ptrdiff_t>(n_) * B.cols(), X.data());
+  }
   stats_.solves += B.cols();
   stats_.solve_seconds += seconds_since(t0);
 }

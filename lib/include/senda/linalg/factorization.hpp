@@ -111,8 +111,9 @@ class SymmetricFactorization {
   struct CloneTag {};
   SymmetricFactorization(const SymmetricFactorization& analysed, CloneTag);
   // ncol contiguous columns solved by the backend; returns the result columns
-  // (storage owned by the backend, valid until the next solve).
-  const double* solve_columns(const double* B, int ncol) const;
+  // (storage owned by the backend, valid until the next solve), or, for more than
+  // two columns, writes them to out (n × ncol) and keeps no workspace for them.
+  const double* solve_columns(const double* B, int ncol, double* out = nullptr) const;
   FactorStatus factorize_cholmod(const SparseMatrix& K);
   FactorStatus factorize_mumps(const SparseMatrix& K);
   struct Impl;
