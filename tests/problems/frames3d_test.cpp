@@ -1321,43 +1321,74 @@ TEST_CASE("SPB on the 3D frames: the bordering step is the Newton step of the au
   }
 }
 
+namespace {
+// The first bifurcation λ of the free circle cantilever of problems/circle-cantilever.cfg
+// (L = 10 along x, EI₃ = 2 in the plane, EI₂ = 3.5, GJ = 1.5, end moment λ·2πEI₃/L
+// on rz), n elements, under the ψ-conjugate or the semitangential moment.
+double circle_bifurcation(int n, bool semitangential) {
+  const Beam3DSection s{2000.0, 1000.0, 1000.0, 1.5, 3.5, 2.0};
+  Model m(3);
+  const int root = m.add_node(1, {0, 0, 0});
+  const int tip = m.add_node(2, {10, 0, 0});
+  mesh_member_3d(m, root, tip, n, s, Eigen::Vector3d::UnitY(), 10, 1);
+  for (int c = 0; c < kComponents; ++c) m.fix(root, static_cast<Component>(c));
+  if (semitangential)
+    m.add_semitangential_load(tip, Component::Rz, 2.0 * kPi * s.EI3 / 10.0);
+  else
+    m.add_load(tip, Component::Rz, 2.0 * kPi * s.EI3 / 10.0);
+  m.finalize();
+  Options o;
+  o.initial_load_increment = 0.05;
+  o.max_steps = 200;
+  o.lambda_max = 1.0;
+  const std::vector<CriticalPoint> points = first_points(m, o);
+  REQUIRE(points.size() == 1);
+  CHECK(points[0].converged);
+  CHECK(points[0].kind == CriticalKind::Bifurcation);
+  return points[0].lambda;
+}
+}  // namespace
+
 TEST_CASE("Circle cantilever: the out-of-plane bifurcation of the ψ-conjugate moment converges to the continuum",
           "[frame3d][circle][circle-bifurcation]") {
-  // problems/circle-cantilever.cfg (L = 10 along x, EI₃ = 2 in the plane, EI₂ = 3.5,
-  // GJ = 1.5, end moment λ·2πEI₃/L on rz, free out of the plane). The load is
-  // conservative with potential −λ r·ψ: its spatial moment is m = T(ψ)⁻ᵀ r
-  // (beam3d.md S.8), equal to r on the planar path but changing with an
+  // The load is conservative with potential −λ r·ψ: its spatial moment is
+  // m = T(ψ)⁻ᵀ r (beam3d.md S.8), equal to r on the planar path but changing with an
   // out-of-plane spin of the tip as T(ψ)⁻¹ does, without bound as |ψ| → 2π.
   // scripts/circle_cantilever.py integrates the linearised rod equations about the
   // arc with that tip condition and finds the bifurcation at λ = 0.772549 (none
   // below λ = 0.99 for an axial or a follower moment; 0.385139 for a
-  // semitangential one). The elements converge to it as h²: the bifurcation is the
-  // continuum's, of this moment type, not an artefact of the mesh.
-  const Beam3DSection s{2000.0, 1000.0, 1000.0, 1.5, 3.5, 2.0};
+  // semitangential one, next test). The elements converge to it as h²: the
+  // bifurcation is the continuum's, of this moment type, not an artefact of the mesh.
   const int meshes[3] = {8, 16, 32};
   std::vector<double> lam(3);
   constexpr double kRef = 0.772549;
   for (int k = 0; k < 3; ++k) {
-    Model m(3);
-    const int root = m.add_node(1, {0, 0, 0});
-    const int tip = m.add_node(2, {10, 0, 0});
-    mesh_member_3d(m, root, tip, meshes[k], s, Eigen::Vector3d::UnitY(), 10, 1);
-    for (int c = 0; c < kComponents; ++c) m.fix(root, static_cast<Component>(c));
-    m.add_load(tip, Component::Rz, 2.0 * kPi * s.EI3 / 10.0);
-    m.finalize();
-    Options o;
-    o.initial_load_increment = 0.05;
-    o.max_steps = 200;
-    o.lambda_max = 1.0;
-    const std::vector<CriticalPoint> points = first_points(m, o);
-    REQUIRE(points.size() == 1);
-    CHECK(points[0].converged);
-    CHECK(points[0].kind == CriticalKind::Bifurcation);
-    lam[k] = points[0].lambda;
+    lam[k] = circle_bifurcation(meshes[k], false);
     UNSCOPED_INFO("n " << meshes[k] << " λ_BP " << lam[k] << " rel err " << lam[k] / kRef - 1.0);
   }
   // Measured: 0.774158, 0.772949, 0.772649 (2.08e-3, 5.18e-4, 1.30e-4), Richardson
   // −7e-8; the reference has 6 digits.
+  check_h2(lam, kRef, 5e-6);
+}
+
+TEST_CASE("Circle cantilever under a semitangential end moment: the bifurcation of the continuum, 0.385139, as h²",
+          "[frame3d][circle][circle-bifurcation][semitangential]") {
+  // The same cantilever with `load = … rz M semitangential` (beam3d.md S.10): on the
+  // planar path its moment is M e_z (P = M α for ψ = α e_z), and an out-of-plane
+  // spin δθ of the tip changes it by ½ δθ × m, the tip condition "ST" of
+  // scripts/circle_cantilever.py, which finds the first bifurcation at
+  // λ = 0.385139 (then 0.710875): half the load of the ψ-conjugate moment's. An
+  // independent check of the load's potential and of its load stiffness (the
+  // script knows nothing of S.10, only dm = ½ δθ × m).
+  const int meshes[3] = {8, 16, 32};
+  std::vector<double> lam(3);
+  constexpr double kRef = 0.385139;
+  for (int k = 0; k < 3; ++k) {
+    lam[k] = circle_bifurcation(meshes[k], true);
+    UNSCOPED_INFO("n " << meshes[k] << " λ_BP " << lam[k] << " rel err " << lam[k] / kRef - 1.0);
+  }
+  // Measured: 0.385278, 0.385174, 0.385148 (3.61e-4, 9.07e-5, 2.31e-5; ratios 3.93,
+  // 3.98), Richardson +5.3e-7; the reference has 6 digits.
   check_h2(lam, kRef, 5e-6);
 }
 
