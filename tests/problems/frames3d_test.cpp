@@ -1154,6 +1154,16 @@ std::string history_text(const std::vector<double>& h) {
   }
   return s;
 }
+// The LTB beam of 16 elements with section s built into m, and the bifurcation
+// located from its path.
+CriticalPoint ltb_first_point(Model& m, const Beam3DSection& s) {
+  build_ltb(m, 16, s);
+  Options o;
+  o.initial_load_increment = 0.25;
+  const std::vector<CriticalPoint> points = first_points(m, o);
+  REQUIRE(points.size() == 1);
+  return points[0];
+}
 // The point re-located from the path's located one with a strict tolerance: the
 // reference of spb_errors.
 CriticalPoint strict_point(const Model& m, const CriticalPoint& bp) {
@@ -1195,14 +1205,9 @@ TEST_CASE("SPB on the 3D frames: re-location from a perturbed start, exact and F
     for (bool exact : {false, true}) run(f.model, bp, exact);
   }
   SECTION("lateral-torsional buckling, EA/EI = 1e9, 16 elements") {
-    const Beam3DSection s{1e9, 1e8, 1e8, 1.0, 1.0, 1e6};
     Model m(3);
-    build_ltb(m, 16, s);
-    Options o;
-    o.initial_load_increment = 0.25;
-    const std::vector<CriticalPoint> points = first_points(m, o);
-    REQUIRE(points.size() == 1);
-    for (bool exact : {false, true}) run(m, points[0], exact);
+    const CriticalPoint bp = ltb_first_point(m, Beam3DSection{1e9, 1e8, 1e8, 1.0, 1.0, 1e6});
+    for (bool exact : {false, true}) run(m, bp, exact);
   }
 }
 
@@ -1302,14 +1307,8 @@ TEST_CASE("SPB on the 3D frames: the bordering step is the Newton step of the au
     CHECK(e[3] <= 1e-8);
   }
   SECTION("lateral-torsional buckling, EA/EI = 1e5 (GA = 1e4, EI_y = 1e3), 16 elements: order") {
-    const Beam3DSection s{1e5, 1e4, 1e4, 1.0, 1.0, 1e3};
     Model m(3);
-    build_ltb(m, 16, s);
-    Options o;
-    o.initial_load_increment = 0.25;
-    const std::vector<CriticalPoint> points = first_points(m, o);
-    REQUIRE(points.size() == 1);
-    const CriticalPoint ref = strict_point(m, points[0]);
+    const CriticalPoint ref = strict_point(m, ltb_first_point(m, Beam3DSection{1e5, 1e4, 1e4, 1.0, 1.0, 1e3}));
     // Measured: e 4.202e-4 → 5.259e-5 and 4.202e-5 → 5.259e-7, C = 298 both, order 2.000.
     for (bool exact : {false, true}) order(m, ref, 1e-4, exact);
     // Within one run from a = 1e-4 (measured 4.20e-4, 5.26e-5, 1.28e-9, 4.3e-13):
@@ -1347,6 +1346,17 @@ double circle_bifurcation(int n, bool semitangential) {
   CHECK(points[0].kind == CriticalKind::Bifurcation);
   return points[0].lambda;
 }
+// 8/16/32 elements converge to the continuum's `reference` as h², Richardson
+// within 5e-6 (the reference's 6 digits).
+void check_circle_h2(bool semitangential, double reference) {
+  const int meshes[3] = {8, 16, 32};
+  std::vector<double> lam(3);
+  for (int k = 0; k < 3; ++k) {
+    lam[k] = circle_bifurcation(meshes[k], semitangential);
+    UNSCOPED_INFO("n " << meshes[k] << " λ_BP " << lam[k] << " rel err " << lam[k] / reference - 1.0);
+  }
+  check_h2(lam, reference, 5e-6);
+}
 }  // namespace
 
 TEST_CASE("Circle cantilever: the out-of-plane bifurcation of the ψ-conjugate moment converges to the continuum",
@@ -1359,16 +1369,9 @@ TEST_CASE("Circle cantilever: the out-of-plane bifurcation of the ψ-conjugate m
   // below λ = 0.99 for an axial or a follower moment; 0.385139 for a
   // semitangential one, next test). The elements converge to it as h²: the
   // bifurcation is the continuum's, of this moment type, not an artefact of the mesh.
-  const int meshes[3] = {8, 16, 32};
-  std::vector<double> lam(3);
-  constexpr double kRef = 0.772549;
-  for (int k = 0; k < 3; ++k) {
-    lam[k] = circle_bifurcation(meshes[k], false);
-    UNSCOPED_INFO("n " << meshes[k] << " λ_BP " << lam[k] << " rel err " << lam[k] / kRef - 1.0);
-  }
   // Measured: 0.774158, 0.772949, 0.772649 (2.08e-3, 5.18e-4, 1.30e-4), Richardson
   // −7e-8; the reference has 6 digits.
-  check_h2(lam, kRef, 5e-6);
+  check_circle_h2(false, 0.772549);
 }
 
 TEST_CASE("Circle cantilever under a semitangential end moment: the bifurcation of the continuum, 0.385139, as h²",
@@ -1380,16 +1383,9 @@ TEST_CASE("Circle cantilever under a semitangential end moment: the bifurcation 
   // λ = 0.385139 (then 0.710875): half the load of the ψ-conjugate moment's. An
   // independent check of the load's potential and of its load stiffness (the
   // script knows nothing of S.10, only dm = ½ δθ × m).
-  const int meshes[3] = {8, 16, 32};
-  std::vector<double> lam(3);
-  constexpr double kRef = 0.385139;
-  for (int k = 0; k < 3; ++k) {
-    lam[k] = circle_bifurcation(meshes[k], true);
-    UNSCOPED_INFO("n " << meshes[k] << " λ_BP " << lam[k] << " rel err " << lam[k] / kRef - 1.0);
-  }
   // Measured: 0.385278, 0.385174, 0.385148 (3.61e-4, 9.07e-5, 2.31e-5; ratios 3.93,
   // 3.98), Richardson +5.3e-7; the reference has 6 digits.
-  check_h2(lam, kRef, 5e-6);
+  check_circle_h2(true, 0.385139);
 }
 
 namespace {
