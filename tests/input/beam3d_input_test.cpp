@@ -71,3 +71,29 @@ TEST_CASE("3D beam input: refused", "[input][beam3d]") {
   CHECK(error_of(with("load = 3 rx 1.5", "load = 3 rw 1.5")) ==
         "b.cfg:9: key 'model.load': unknown component 'rw' (valid: ux|uy|uz|rx|ry|rz)");
 }
+
+TEST_CASE("3D beam input: a semitangential moment", "[input][beam3d][semitangential]") {
+  // `load = 3 rx 1.5 semitangential`: the same reference load at ψ = 0 (r holds
+  // m₀), but a non-proportional model whose load changes with the rotation.
+  std::string text = kFrame;
+  text.replace(text.find("load = 3 rx 1.5\n"), 16, "load = 3 rx 1.5 semitangential\n");
+  const Spec st = build(Config::parse(text, "b.cfg"));
+  const Spec psi = build(Config::parse(kFrame, "b.cfg"));
+  const model::Model &m = *st.model, &m_psi = *psi.model;
+  CHECK(m.has_semitangential_loads());
+  CHECK_FALSE(m.is_proportional());
+  CHECK_FALSE(m_psi.has_semitangential_loads());
+  CHECK(m_psi.is_proportional());
+  CHECK(m.reference_load() == m_psi.reference_load());
+  // At a rotation of node 3 about y the two loads differ: the ψ-conjugate one stays
+  // r, the semitangential one is |m₀| ∇τ (S.12).
+  Vector q = Vector::Zero(m.size());
+  q[m.equation(2, Component::Ry)] = 0.8;
+  Vector g_st(m.size()), g_psi(m.size());
+  m.dg_dlambda(q, 1.0, g_st);
+  m_psi.dg_dlambda(q, 1.0, g_psi);
+  CHECK((g_st - g_psi).norm() >= 1e-2);
+  CHECK_THAT(error_of("[model]\ndim = 3\nnode = 1 0 0 0\nnode = 2 2 0 0\nbeam = 1 1 2 100 50 50 1 2 3 0 0 1\n"
+                      "fix = 1 all rx ry rz\nload = 2 rz 1 follower\n"),
+             Catch::Contains("b.cfg:7") && Catch::Contains("unknown moment type 'follower'"));
+}

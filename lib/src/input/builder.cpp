@@ -106,7 +106,8 @@ class Builder {
     if (key == "model.truss") return "group:NAME EA [STRAIN]";
     if (key == "model.beam") return dim_ == 3 ? "group:NAME EA GA2 GA3 GJ EI2 EI3 VX VY VZ" : "group:NAME EA GAS EI";
     if (key == "model.fix") return "group:NAME COMP [COMP ...]";
-    if (key == "model.load" || key == "model.dead_load") return "group:NAME COMP VALUE";
+    if (key == "model.load") return "group:NAME COMP VALUE [semitangential]";
+    if (key == "model.dead_load") return "group:NAME COMP VALUE";
     return "";
   }
   Component component(const Fields& f, std::size_t i, bool allow_rotation = true) const;
@@ -173,6 +174,7 @@ class Builder {
   std::set<int> hinge_spring_nodes_;      // node indices with a spring across a hinge
   std::map<std::pair<int, int>, const Entry*> penalty_held_;  // (node index, component) → its penalty_fix
   const Entry* first_load_ = nullptr;
+  const Entry* first_semitangential_ = nullptr;  // the first model.load marked semitangential
   std::optional<std::pair<int, Component>> first_load_dof_;
 };
 
@@ -939,10 +941,20 @@ void Builder::read_supports_and_loads() {
   for (const char* key : {"model.load", "model.dead_load"}) {
     const bool reference = std::string_view(key) == "model.load";
     for (const Fields& f : records(key)) {
-      f.require(3, 3);
+      f.require(3, reference ? 4 : 3);
       const std::vector<const NodeInfo*> at = nodes_at(f, 0, "NODE");
       const Component c = component(f, 1);
       const double value = f.real(2, "VALUE");
+      // The moment type (docs/notes/beam3d.md S.8-S.12): psi-conjugate unless told.
+      const bool semitangential = f.size() == 4;
+      if (semitangential) {
+        if (f[3] != "semitangential")
+          f.fail("unknown moment type '" + f[3] + "'", "semitangential (or nothing: the psi-conjugate moment)");
+        if (dim_ != 3 || static_cast<int>(c) < 3)
+          f.fail("a semitangential load is a moment of a 3D model: its component must be rx, ry or rz, found " + f[1],
+                 "rx|ry|rz with model.dim = 3");
+        if (!first_semitangential_) first_semitangential_ = &f.entry();
+      }
       for (const NodeInfo* n : at) {
         const std::string dof = "node " + std::to_string(model_->node_id(n->index)) + " " + f[1] +
                                 (is_group(f[0]) ? " (of " + f[0] + ")" : "");
@@ -951,7 +963,14 @@ void Builder::read_supports_and_loads() {
           f.fail(dof + " is not a degree of freedom of any element: the load would act on nothing");
         if (fixed_.count({n->index, static_cast<int>(c)}))
           f.fail(dof + " is fixed: a load on a support has no effect");
-        if (reference) {
+        if (semitangential) {
+          model_->add_semitangential_load(n->index, c, value);
+          if (value != 0.0) any_load = true;
+          if (!first_load_) {
+            first_load_ = &f.entry();
+            first_load_dof_ = {n->index, c};
+          }
+        } else if (reference) {
           model_->add_load(n->index, c, value);
           if (value != 0.0) any_load = true;
           if (!first_load_) {
@@ -1244,6 +1263,11 @@ void Builder::read_dynamics(Spec& s) {
   d.v0 = Vector::Zero(n);
   for (const Entry& e : c_.entries()) d.given = d.given || e.key.rfind("dynamics.", 0) == 0;
   if (!d.given) return;
+  if (first_semitangential_)
+    throw ConfigError(first_semitangential_->file, first_semitangential_->line, first_semitangential_->key,
+                      "a semitangential moment depends on the rotation; the dynamics applies the fixed pattern "
+                      "lambda r only: not supported there",
+                      "no 'semitangential' with [dynamics]");
   const std::string scheme = *c_.text("dynamics.integrator");
   dynamics::IntegratorOptions& o = d.integrator;
   o.scheme = scheme == "midpoint"     ? dynamics::Scheme::Midpoint

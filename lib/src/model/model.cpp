@@ -78,6 +78,14 @@ void Model::add_dead_load(int node, Component c, double value) {
   dead_loads_.push_back({node, c, value});
 }
 
+void Model::add_semitangential_load(int node, Component c, double value) {
+  check_mutable();
+  check_node(node);
+  if (dim_ != 3 || static_cast<int>(c) < 3)
+    throw ModelError("a semitangential load is a moment of a 3D model (rx, ry or rz)");
+  st_entries_.push_back({node, c, value});
+}
+
 void Model::finalize() {
   check_mutable();
   if (elements_.empty()) throw ModelError("the model has no elements");
@@ -128,6 +136,19 @@ void Model::finalize() {
   };
   r_ = load_vector(loads_, "load");
   d_ = load_vector(dead_loads_, "dead load");
+  // Semitangential components: one moment per node; its value at ψ = 0 joins r.
+  r_ += load_vector(st_entries_, "semitangential load");
+  st_loads_.clear();
+  for (const LoadEntry& l : st_entries_) {
+    auto it = std::find_if(st_loads_.begin(), st_loads_.end(), [&](const SemitangentialLoad& s) { return s.node == l.node; });
+    if (it == st_loads_.end()) {
+      st_loads_.push_back({l.node});
+      it = st_loads_.end() - 1;
+      for (int k = 0; k < 3; ++k) it->eq[k] = nodes_[l.node].eq[3 + k];
+    }
+    it->m0[static_cast<int>(l.c) - 3] += l.value;
+  }
+  std::erase_if(st_loads_, [](const SemitangentialLoad& s) { return s.m0 == Eigen::Vector3d::Zero(); });
 
   // Sparsity pattern, both triangles.
   std::vector<Eigen::Triplet<double>> trip;
@@ -139,6 +160,10 @@ void Model::finalize() {
       for (int b : eqs)
         if (a >= 0 && b >= 0) trip.emplace_back(a, b, 1.0);
   }
+  for (const SemitangentialLoad& st : st_loads_)  // the load stiffness couples the node's rotations
+    for (int a : st.eq)
+      for (int b : st.eq)
+        if (a >= 0 && b >= 0) trip.emplace_back(a, b, 0.0);
   for (int i = 0; i < neq_; ++i) trip.emplace_back(i, i, 0.0);  // the diagonal always exists
   pattern_.resize(neq_, neq_);
   pattern_.setFromTriplets(trip.begin(), trip.end());
@@ -164,7 +189,31 @@ void Model::finalize() {
       }
     }
   }
+  for (SemitangentialLoad& st : st_loads_)
+    for (int b = 0; b < 3; ++b)
+      for (int a = 0; a < 3; ++a) {
+        if (st.eq[a] < 0 || st.eq[b] < 0) continue;
+        const int* first = inner + outer[st.eq[b]];
+        const int* last = inner + outer[st.eq[b] + 1];
+        st.slot[3 * b + a] = static_cast<int>(std::lower_bound(first, last, st.eq[a]) - inner);
+      }
   finalized_ = true;
+}
+
+void Model::add_semitangential(const Vector& q, double scale, Vector* out, double* values) const {
+  Eigen::Vector3d grad;
+  Eigen::Matrix3d hess;
+  for (const SemitangentialLoad& st : st_loads_) {
+    Eigen::Vector3d psi;
+    for (int k = 0; k < 3; ++k) psi[k] = st.eq[k] >= 0 ? q[st.eq[k]] : 0.0;
+    semitangential_potential(psi, st.m0, &grad, values ? &hess : nullptr);
+    for (int k = 0; k < 3; ++k)
+      if (out && st.eq[k] >= 0) (*out)[st.eq[k]] += scale * (grad[k] - st.m0[k]);
+    if (values)
+      for (int b = 0; b < 3; ++b)
+        for (int a = 0; a < 3; ++a)
+          if (st.slot[3 * b + a] >= 0) values[st.slot[3 * b + a]] -= scale * hess(a, b);
+  }
 }
 
 int Model::equation(int node, Component c) const {
@@ -208,6 +257,7 @@ void Model::internal_force(const Vector& q, Vector& f) const {
 bool Model::tangent_derivative(const Vector& q, double /*lambda*/, const Vector& a, const Vector& b,
                                Vector& out) const {
   if (!finalized_) throw std::logic_error("senda::model::Model: finalize() not called");
+  if (!st_loads_.empty()) return false;
   out.setZero(neq_);
   Eigen::VectorXd u_e, a_e, b_e, o_e;
   for (int e = 0; e < element_count(); ++e) {
@@ -235,9 +285,14 @@ double Model::energy(const Vector& q) const {
 void Model::residual(const Vector& q, double lambda, Vector& g) const {
   internal_force(q, g);
   g -= lambda * r_ + d_;
+  if (!st_loads_.empty()) {
+    Vector extra = Vector::Zero(neq_);
+    add_semitangential(q, lambda, &extra, nullptr);
+    g -= extra;
+  }
 }
 
-void Model::tangent(const Vector& q, double /*lambda*/, SparseMatrix& K) const {
+void Model::tangent(const Vector& q, double lambda, SparseMatrix& K) const {
   if (!finalized_) throw std::logic_error("senda::model::Model: finalize() not called");
   if (K.nonZeros() != pattern_.nonZeros() || K.rows() != neq_) K = pattern_;
   double* values = K.valuePtr();
@@ -256,9 +311,13 @@ void Model::tangent(const Vector& q, double /*lambda*/, SparseMatrix& K) const {
         if (s >= 0) values[s] += K_e(a, b);
       }
   }
+  add_semitangential(q, lambda, nullptr, values);
 }
 
-void Model::dg_dlambda(const Vector& /*q*/, double /*lambda*/, Vector& out) const { out = -r_; }
+void Model::dg_dlambda(const Vector& q, double /*lambda*/, Vector& out) const {
+  out = -r_;
+  if (!st_loads_.empty()) add_semitangential(q, -1.0, &out, nullptr);
+}
 
 DofKind Model::dof_kind(int i) const {
   const Component c = eq_dof_[i].component;

@@ -51,6 +51,14 @@ class Model final : public Problem {
   void fix(int node, Component c);
   void add_load(int node, Component c, double value);       // reference pattern r
   void add_dead_load(int node, Component c, double value);  // dead load d
+  // A semitangential component (rx, ry or rz, 3D) of the nodal moment m₀ of the
+  // reference pattern: the components given at one node form one moment of
+  // potential −λ P(ψ), P = |m₀| τ (docs/notes/beam3d.md S.12), so that g gains
+  // −λ (∇P(ψ) − m₀) over the ψ-conjugate load m₀ (which reference_load() holds,
+  // the load at ψ = 0) and K gains −λ ∇²P, symmetric. A model with one is not
+  // proportional (r depends on q, K on λ).
+  void add_semitangential_load(int node, Component c, double value);
+  bool has_semitangential_loads() const { return !st_loads_.empty(); }
 
   // Numbers the equations and analyses the sparsity pattern. Call once, after
   // which the model is immutable (add_* throw).
@@ -83,12 +91,13 @@ class Model final : public Problem {
   const SparseMatrix& tangent_pattern() const override { return pattern_; }
   void tangent(const Vector& q, double lambda, SparseMatrix& K) const override;
   void dg_dlambda(const Vector& q, double lambda, Vector& out) const override;
-  bool is_proportional() const override { return true; }
+  bool is_proportional() const override { return st_loads_.empty(); }
   DofKind dof_kind(int i) const override;
   std::string dof_name(int i) const override;
   double force_terms(const Vector& q, double lambda) const override;
-  // Σₑ ∇(K_e a_e)·b_e when every element provides it (Element::tangent_derivative);
-  // false otherwise (the loads do not depend on q, so they add nothing).
+  // Σₑ ∇(K_e a_e)·b_e when every element provides it (Element::tangent_derivative)
+  // and there is no semitangential load (whose third derivative is not provided);
+  // false otherwise (the other loads do not depend on q, so they add nothing).
   bool tangent_derivative(const Vector& q, double lambda, const Vector& a, const Vector& b,
                           Vector& out) const override;
 
@@ -118,6 +127,17 @@ class Model final : public Problem {
     Component c;
     double value;
   };
+  // One semitangential moment: m₀ and the equations of the node's rx ry rz (−1
+  // fixed), the value slots of their 3 × 3 block in K (−1 where an equation is −1).
+  struct SemitangentialLoad {
+    int node;
+    Eigen::Vector3d m0 = Eigen::Vector3d::Zero();
+    int eq[3] = {-1, -1, -1};
+    int slot[9] = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
+  };
+  // λ ∇P(ψ) − λ m₀ of every semitangential load added to out (scale = λ), and
+  // −λ ∇²P into K's values when values is not null.
+  void add_semitangential(const Vector& q, double scale, Vector* out, double* values) const;
   void check_mutable() const;
   void check_node(int node) const;
 
@@ -126,12 +146,18 @@ class Model final : public Problem {
   int neq_ = 0;
   std::vector<Node> nodes_;
   std::vector<std::unique_ptr<Element>> elements_;
-  std::vector<LoadEntry> loads_, dead_loads_;
+  std::vector<LoadEntry> loads_, dead_loads_, st_entries_;
+  std::vector<SemitangentialLoad> st_loads_;
   std::vector<std::vector<int>> element_eq_;    // per element: equation of each local dof (−1 fixed)
   std::vector<std::vector<int>> element_slot_;  // per element: value index of (a, b), −1 if either fixed
   std::vector<DofRef> eq_dof_;  // equation → dof
   Vector r_, d_;
   SparseMatrix pattern_;
 };
+
+// P(ψ) = |m₀| τ(ψ) of a semitangential moment m₀ ≠ 0 at the rotation vector ψ
+// (S.12), with its gradient and Hessian when asked (exact, by AutoDiff).
+double semitangential_potential(const Eigen::Vector3d& psi, const Eigen::Vector3d& m0, Eigen::Vector3d* grad,
+                                Eigen::Matrix3d* hess);
 
 }  // namespace senda::model
