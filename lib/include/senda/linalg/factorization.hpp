@@ -5,7 +5,7 @@
 //
 // Two backends behind one interface (Solver below):
 //   Cholmod — CHOLMOD simplicial LDLᵀ, no pivoting beyond P: D is diagonal.
-//   Mumps   — sequential MUMPS multifrontal LDLᵀ, SYM = 2, threshold pivoting
+//   Mumps   — MUMPS multifrontal LDLᵀ (sequential, or MPI with SENDA_MPI), SYM = 2, threshold pivoting
 //             with 1×1 and 2×2 pivots: D is block diagonal; the inertia is MUMPS's
 //             INFOG(12) (negative pivots) and INFOG(28) (exactly zero pivots).
 //
@@ -34,7 +34,8 @@ const char* to_string(FactorStatus s);
 
 // Which sparse factorization does the work. Auto: CHOLMOD below
 // kMumpsAutoUnknowns unknowns, MUMPS from there on (docs/performance.md, the
-// measurement that sets it); CHOLMOD always when Senda is built without MUMPS.
+// measurement that sets it), and MUMPS at every size under mpirun -np P > 1
+// (distributed.hpp); CHOLMOD always when Senda is built without MUMPS.
 enum class Solver { Auto, Cholmod, Mumps };
 const char* to_string(Solver s);
 std::optional<Solver> solver_from_string(std::string_view s);
@@ -51,6 +52,16 @@ struct FactorStats {
   double analyze_seconds = 0.0;    // symbolic analysis (ordering, elimination tree) or its copy
   double factorize_seconds = 0.0;  // numeric factorizations
   double solve_seconds = 0.0;
+};
+
+// MUMPS's own statistics of a factorization (MUMPS 5.5 user guide, §6.2): the
+// entries of the factors summed over the processes, INFOG(29); the flops of the
+// elimination, RINFOG(3); the memory (MB) that the factorization used on the
+// process that used most, INFOG(21), and on all processes, INFOG(22). Zero for
+// CHOLMOD and before the first factorization.
+struct MumpsFigures {
+  double factor_entries = 0.0, flops = 0.0;
+  int memory_max_mb = 0, memory_total_mb = 0;
 };
 
 class SymmetricFactorization {
@@ -97,6 +108,8 @@ class SymmetricFactorization {
   Vector solve(const Vector& b) const;
 
   const FactorStats& stats() const { return stats_; }
+  // Of the last factorization (MUMPS only).
+  MumpsFigures mumps_figures() const;
 
  private:
   struct CloneTag {};
