@@ -25,15 +25,7 @@ int main(int argc, char** argv) {
   // other ranks only take part in its MUMPS calls. Its destructor releases them on
   // every return of rank 0 (a crash or a second signal ends the job by mpirun).
   senda::linalg::MpiSession mpi(argc, argv);
-  if (mpi.rank() != 0) {
-    try {
-      mpi.serve_workers();
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "trace: rank {}: internal error: {}\n", mpi.rank(), e.what());
-      mpi.abort(senda_app::kExitInternal);
-    }
-    return senda_app::kExitOk;
-  }
+  if (senda_app::served_as_worker(mpi, "trace")) return senda_app::kExitOk;
   const trace_app::Parsed parsed = trace_app::parse_command(argc, argv);
   if (!parsed.command) return parsed.exit;
   trace_app::Command cmd = *parsed.command;
