@@ -15,11 +15,21 @@
 // the same inertia at every point, the largest relative difference of λ on the path
 // and at LP1. Output: {"runs": [...], "comparisons": [...]}.
 // The run stops when the crown has moved 0.8 h₁ (past LP1 at about 0.3 h₁).
+//
+//   mpirun -np P bench_dome --mpi [--rings N]   (a SENDA_MPI build: distributed MUMPS)
+//
+// One MUMPS run in this process (no child: an MPI process does not fork), the
+// factorizations distributed over the P ranks (senda/linalg/distributed.hpp), plus
+// "processes", the peak RSS of every rank ("peak_rss_mib_per_rank") and MUMPS's
+// own statistics ("mumps") of one more factorization of K at LP1's state: factor
+// entries INFOG(29), flops RINFOG(3), memory INFOG(21) (largest rank) and INFOG(22)
+// (all ranks), and that factorization's time.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +41,7 @@
 #include "senda/analysis/analysis.hpp"
 #include "senda/input/builder.hpp"
 #include "senda/input/dome.hpp"
+#include "senda/linalg/distributed.hpp"
 #include "senda/linalg/factorization.hpp"
 
 using namespace senda;
@@ -52,6 +63,25 @@ struct PointLog : analysis::Observer {
     lambda.push_back(p.lambda);
   }
 };
+
+// MUMPS's statistics of one factorization of K at (q, λ) (the located LP1).
+nlohmann::json mumps_figures(const Problem& p, const Vector& q, double lambda) {
+  SparseMatrix K = p.tangent_pattern();
+  p.tangent(q, lambda, K);
+  linalg::SymmetricFactorization f(K, linalg::Solver::Mumps);
+  const auto t0 = std::chrono::steady_clock::now();
+  const linalg::FactorStatus st = f.factorize(K);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const linalg::MumpsFigures m = f.mumps_figures();
+  return {{"status", linalg::to_string(st)},
+          {"negative_pivots", f.negative_pivots()},
+          {"factorize_s", seconds},
+          {"analyze_s", f.stats().analyze_seconds},
+          {"factor_entries_INFOG29", m.factor_entries},
+          {"flops_RINFOG3", m.flops},
+          {"memory_max_rank_mb_INFOG21", m.memory_max_mb},
+          {"memory_all_ranks_mb_INFOG22", m.memory_total_mb}};
+}
 
 nlohmann::json run(int rings, linalg::Solver solver) {
   input::DomeOptions o;
@@ -87,6 +117,7 @@ nlohmann::json run(int rings, linalg::Solver solver) {
                 {"converged", lp->point.converged},
                 {"residual", lp->point.residual},
                 {"newton_iterations", lp->point.newton_iterations}};
+    if (solver == linalg::Solver::Mumps) j["mumps"] = mumps_figures(*spec.model, lp->point.q, lp->point.lambda);
   } else {
     j["LP1"] = nullptr;
   }
@@ -136,20 +167,52 @@ nlohmann::json run_in_child(int rings, linalg::Solver solver) {
 
 }  // namespace
 
+// --mpi: one MUMPS run on rank 0, the other ranks serving its factorizations.
+int run_distributed(int& argc, char**& argv, const std::vector<int>& rings) {
+  linalg::MpiSession mpi(argc, argv);
+  if (mpi.rank() != 0) {
+    mpi.serve_workers();
+    return 0;
+  }
+  nlohmann::json runs = nlohmann::json::array();
+  for (int n : rings) {
+    nlohmann::json j = run(n, linalg::Solver::Mumps);
+    j["processes"] = mpi.size();
+    runs.push_back(j);
+  }
+  const std::vector<double> peaks = mpi.finish();  // after every run: the peaks cover all of them
+  for (nlohmann::json& r : runs) {
+    r.erase("lambda");
+    r["peak_rss_mib_per_rank"] = peaks;
+  }
+  std::cout << nlohmann::json{{"runs", runs}}.dump(2) << std::endl;
+  return 0;
+}
+
 int main(int argc, char** argv) {
   std::vector<int> rings;
   std::vector<linalg::Solver> solvers;
+  bool distributed = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--rings" && i + 1 < argc) {
       rings.push_back(std::atoi(argv[++i]));
     } else if (a == "--solver" && i + 1 < argc && linalg::solver_from_string(argv[i + 1])) {
       solvers.push_back(*linalg::solver_from_string(argv[++i]));
+    } else if (a == "--mpi") {
+      distributed = true;
     } else {
-      std::cerr << "usage: bench_dome [--rings N]... [--solver auto|cholmod|mumps]...\n";
+      std::cerr << "usage: bench_dome [--rings N]... [--solver auto|cholmod|mumps]...\n"
+                   "       mpirun -np P bench_dome --mpi [--rings N]...   (SENDA_MPI build)\n";
       return 2;
     }
   }
+  if (distributed != linalg::mpi_build()) {
+    std::cerr << (distributed ? "bench_dome: --mpi needs a build with -DSENDA_MPI=ON\n"
+                              : "bench_dome: this build has the MPI MUMPS: run it as mpirun -np P bench_dome --mpi\n");
+    return 2;
+  }
+  if (distributed) return run_distributed(argc, argv, rings.empty() ? std::vector<int>{34} : rings);
   if (rings.empty()) rings = {34};
   if (solvers.empty()) {
     if (linalg::mumps_available()) solvers.push_back(linalg::Solver::Mumps);

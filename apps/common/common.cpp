@@ -50,6 +50,17 @@ senda::input::Config read_config(const std::string& cfg, const std::vector<std::
   return config;
 }
 
+bool served_as_worker(senda::linalg::MpiSession& mpi, const char* program) {
+  if (mpi.rank() == 0) return false;
+  try {
+    mpi.serve_workers();
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "{}: rank {}: internal error: {}\n", program, mpi.rank(), e.what());
+    mpi.abort(kExitInternal);
+  }
+  return true;
+}
+
 int guarded(const char* program, const std::function<int()>& body) {
   try {
     return body();

@@ -12,6 +12,7 @@
 #include <boost/program_options.hpp>
 
 #include "senda/input/config.hpp"
+#include "senda/linalg/distributed.hpp"
 
 namespace senda_app {
 
@@ -43,6 +44,12 @@ std::filesystem::path default_out_dir(const std::string& cfg);
 
 // Reads the file and applies the overrides in order. Throws ConfigError.
 senda::input::Config read_config(const std::string& cfg, const std::vector<std::string>& overrides);
+
+// Under mpirun -np P (a SENDA_MPI build, docs/user-guide.md §11): on ranks > 0,
+// takes part in rank 0's MUMPS calls until rank 0 releases it, then returns true
+// (main returns 0; such a rank prints and writes nothing). On rank 0 (and in every
+// run of one process) returns false at once. A failure on a worker ends the job.
+bool served_as_worker(senda::linalg::MpiSession& mpi, const char* program);
 
 // Runs body; a ConfigError or a refused results directory is bad input (2), an
 // OutputError a failed run (1), anything else an internal error (3), each with

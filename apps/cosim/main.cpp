@@ -9,6 +9,8 @@
 
 int main(int argc, char** argv) {
   senda_app::install_stop_handler();  // first: a signal at any time is an interruption, not a kill
+  senda::linalg::MpiSession mpi(argc, argv);  // SENDA_MPI: MPI's lifetime; ranks > 0 serve rank 0's MUMPS
+  if (senda_app::served_as_worker(mpi, "cosim")) return senda_app::kExitOk;
   const cosim_app::Parsed parsed = cosim_app::parse_command(argc, argv);
   if (!parsed.command) return parsed.exit;
   const cosim_app::Command& cmd = *parsed.command;

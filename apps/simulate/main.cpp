@@ -12,6 +12,8 @@
 
 int main(int argc, char** argv) {
   senda_app::install_stop_handler();  // first: a signal at any time is an interruption
+  senda::linalg::MpiSession mpi(argc, argv);  // SENDA_MPI: MPI's lifetime; ranks > 0 serve rank 0's MUMPS
+  if (senda_app::served_as_worker(mpi, "simulate")) return senda_app::kExitOk;
   const simulate_app::Parsed parsed = simulate_app::parse_command(argc, argv);
   if (!parsed.command) return parsed.exit;
   const simulate_app::Command& cmd = *parsed.command;

@@ -52,7 +52,12 @@ void print_help(const po::options_description& opts) {
       "and critical point), DIR/sweep.json and DIR/sweep.gp, drawn as DIR/sweep.png/.svg (critical\n"
       "load factor against H) when gnuplot is there. One line per finished value (none with\n"
       "--quiet). Exit code: 0 every value ran, 1 some value failed (its row says why), 2 bad\n"
-      "input (nothing written), 130 interrupted (sweep.csv/json hold the finished values).\n\n");
+      "input (nothing written), 130 interrupted (sweep.csv/json hold the finished values).\n"
+      "Distributed runs (a build configured with -DSENDA_MPI=ON): mpirun -np P trace FILE.cfg ...\n"
+      "runs the same analysis with MUMPS distributing every factorization over the P processes;\n"
+      "rank 0 assembles the matrices, prints and writes the results (once); linalg.solver = auto\n"
+      "means mumps, cholmod is refused (exit 2); a sweep runs its values one at a time. As root,\n"
+      "OpenMPI needs mpirun --allow-run-as-root (and --oversubscribe for more ranks than cores).\n\n");
   std::ostringstream o;
   o << opts;
   fmt::print("{}\n", o.str());

@@ -8,18 +8,28 @@
 // step-too-small or diverged or a write failed (results kept), 2 bad input
 // (nothing written), 3 internal error, 130 interrupted by SIGINT or SIGTERM.
 //
+// Under mpirun -np P (a SENDA_MPI build) the same, with MUMPS distributing the
+// factorizations over the P processes (docs/user-guide.md "Distributed runs").
+//
 // Progress goes to stdout: one line per point when stdout is not a terminal; on
 // a terminal a single line updated in place (console.hpp); nothing with --quiet.
 #include <fmt/core.h>
 
 #include "app.hpp"
 #include "senda/input/config.hpp"
+#include "senda/linalg/distributed.hpp"
 
 int main(int argc, char** argv) {
   trace_app::install_stop_handler();  // first: a signal at any time is an interruption, not a kill
+  // mpirun -np P (SENDA_MPI): rank 0 runs the analysis and writes everything; the
+  // other ranks only take part in its MUMPS calls. Its destructor releases them on
+  // every return of rank 0 (a crash or a second signal ends the job by mpirun).
+  senda::linalg::MpiSession mpi(argc, argv);
+  if (senda_app::served_as_worker(mpi, "trace")) return senda_app::kExitOk;
   const trace_app::Parsed parsed = trace_app::parse_command(argc, argv);
   if (!parsed.command) return parsed.exit;
-  const trace_app::Command& cmd = *parsed.command;
+  trace_app::Command cmd = *parsed.command;
+  if (!mpi.concurrent_factorizations()) cmd.jobs = 1;  // a sweep's values one at a time: P > 1
   return senda_app::guarded("trace", [&] {
     const senda::input::Config config = senda_app::read_config(cmd.cfg, cmd.overrides);
     // Lagrange multipliers are kept out of trace (docs/theory.md §9): their K is indefinite.

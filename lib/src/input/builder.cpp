@@ -17,6 +17,7 @@
 #include "senda/analysis/mechanism.hpp"
 #include "senda/input/mesh.hpp"
 #include "senda/input/state.hpp"
+#include "senda/linalg/distributed.hpp"
 #include "senda/linalg/factorization.hpp"
 #include "senda/model/link.hpp"
 #include "senda/model/penalty.hpp"
@@ -1078,6 +1079,13 @@ void Builder::read_continuation(Spec& s) {
   if (o.linear_solver == linalg::Solver::Mumps && !linalg::mumps_available())
     c_.fail(c_.find("linalg.solver"), "linalg.solver", "this build of Senda has no MUMPS (libmumps-seq-dev)",
             "auto, cholmod");
+  // Under mpirun -np P > 1 the other ranks only take part in MUMPS's calls: a
+  // CHOLMOD run would leave them idle (docs/user-guide.md "Distributed runs").
+  if (o.linear_solver == linalg::Solver::Cholmod && linalg::mpi_processes() > 1)
+    c_.fail(c_.find("linalg.solver"), "linalg.solver",
+            "cholmod runs on one process; under mpirun -np " + std::to_string(linalg::mpi_processes()) +
+                " the factorization is distributed by mumps",
+            "auto, mumps");
 
   critical::FinderOptions& k = s.analysis.explorer.finder;
   k.detect = *critical::detect_test_from_string(*c_.text("critical.detect"));

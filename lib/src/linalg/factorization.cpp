@@ -1,10 +1,12 @@
 #include "senda/linalg/factorization.hpp"
 
+#include "senda/linalg/distributed.hpp"
+
 #include <cholmod.h>
 #include <umfpack.h>
 
 #ifdef SENDA_HAVE_MUMPS
-#include <dmumps_c.h>
+#include "mumps_call.hpp"
 #endif
 
 #include <algorithm>
@@ -54,7 +56,8 @@ bool mumps_available() {
 Solver resolve(Solver s, int n, double flops) {
   if (s != Solver::Auto) return s;
   const bool dense_work = n >= kMumpsAutoMinUnknowns && flops >= kMumpsAutoFlopsPerUnknown * n;
-  return mumps_available() && dense_work ? Solver::Mumps : Solver::Cholmod;
+  // Under mpirun -np P > 1 only MUMPS uses the other processes (distributed.hpp).
+  return mumps_available() && (dense_work || mpi_processes() > 1) ? Solver::Mumps : Solver::Cholmod;
 }
 
 namespace {
@@ -84,7 +87,9 @@ cholmod_sparse view_lower(const SparseMatrix& K) {
 
 #ifdef SENDA_HAVE_MUMPS
 // One MUMPS instance (sequential library: the dummy MPI of libmpiseq needs no
-// MPI_Init, and separate instances share no state). Settings, by MUMPS 5.5's
+// MPI_Init, and separate instances share no state; SENDA_MPI: the instance spans
+// MPI_COMM_WORLD, rank 0 is the host and works too (PAR = 1), and every call goes
+// through detail::mumps_call, which has the other ranks make it with us). Settings, by MUMPS 5.5's
 // user guide numbering (ICNTL(k) is icntl[k−1]):
 //   SYM = 2       general symmetric: LDLᵀ with 1×1 and 2×2 threshold pivots; the
 //                 lower triangle is given, 1-based (irn, jcn), assembled (ICNTL(5) = 0)
@@ -98,7 +103,11 @@ cholmod_sparse view_lower(const SparseMatrix& K) {
 //                 choice (SCOTCH, 7.5e8 flops) factorizes in 75 ms, AMF (3.5e8) in
 //                 45 ms; on large planar lattices nested dissection wins instead.
 //   ICNTL(13) = 1 no ScaLAPACK on the root front: the root is factorized by MUMPS's
-//                 own LDLᵀ, so INFOG(12) counts its negative pivots too
+//                 own LDLᵀ, so INFOG(12) counts its negative pivots too. With P > 1
+//                 this matters: ScaLAPACK would factorize the root by LU, whose pivots
+//                 say nothing of the inertia; the other fronts are still distributed
+//   ICNTL(18) = 0 the matrix is given on the host (rank 0) only, as are the
+//                 right-hand sides and solutions (ICNTL(20) = ICNTL(21) = 0)
 //   ICNTL(24) = 1 null pivot detection with CNTL(3) = −DBL_MIN: a pivot is null when
 //                 |pivot| ≤ DBL_MIN, i.e. exactly zero as CHOLMOD's; INFOG(28) counts
 //                 them and PIVNUL_LIST names their rows; the other pivots are exact
@@ -119,8 +128,8 @@ struct MumpsState {
     id.job = -1;  // initialize the instance
     id.par = 1;
     id.sym = 2;
-    id.comm_fortran = -987654;  // USE_COMM_WORLD of MUMPS's examples
-    dmumps_c(&id);
+    id.comm_fortran = detail::mumps_comm();
+    detail::mumps_call(id);
     if (id.infog[0] < 0) throw std::runtime_error("SymmetricFactorization: MUMPS initialization failed");
     initialized = true;
     id.icntl[0] = -1;
@@ -140,7 +149,10 @@ struct MumpsState {
   ~MumpsState() {
     if (!initialized) return;
     id.job = -2;
-    dmumps_c(&id);
+    try {
+      detail::mumps_call(id);
+    } catch (const std::exception&) {  // MPI already ended: nothing left to free
+    }
   }
   MumpsState(const MumpsState&) = delete;
   MumpsState& operator=(const MumpsState&) = delete;
@@ -205,7 +217,7 @@ struct MumpsState {
     point_at_arrays();
     for (int attempt = 0;; ++attempt) {
       id.job = job;
-      dmumps_c(&id);
+      detail::mumps_call(id);
       const int info = id.infog[0];
       if ((info == -8 || info == -9) && attempt < 4 && job == 2) {
         id.icntl[13] = std::max(id.icntl[13], 20) * 2;
@@ -410,6 +422,20 @@ FactorStatus SymmetricFactorization::factorize_cholmod(const SparseMatrix& K) {
   if (!finite) return FactorStatus::NotFinite;
   pivot_ratio_ = dmax > 0 ? dmin / dmax : 0.0;
   return zero_ > 0 ? FactorStatus::Singular : FactorStatus::Ok;
+}
+
+MumpsFigures SymmetricFactorization::mumps_figures() const {
+  MumpsFigures f;
+#ifdef SENDA_HAVE_MUMPS
+  if (!impl_->mumps || stats_.factorizations == 0) return f;
+  const DMUMPS_STRUC_C& id = impl_->mumps->id;
+  // INFOG(29) < 0 counts millions of entries (MUMPS 5.5 user guide, §6.2).
+  f.factor_entries = id.infog[28] >= 0 ? static_cast<double>(id.infog[28]) : -1e6 * static_cast<double>(id.infog[28]);
+  f.flops = id.rinfog[2];
+  f.memory_max_mb = id.infog[20];
+  f.memory_total_mb = id.infog[21];
+#endif
+  return f;
 }
 
 int SymmetricFactorization::det_sign() const {

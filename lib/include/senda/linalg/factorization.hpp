@@ -5,7 +5,7 @@
 //
 // Two backends behind one interface (Solver below):
 //   Cholmod — CHOLMOD simplicial LDLᵀ, no pivoting beyond P: D is diagonal.
-//   Mumps   — sequential MUMPS multifrontal LDLᵀ, SYM = 2, threshold pivoting
+//   Mumps   — MUMPS multifrontal LDLᵀ (sequential, or MPI with SENDA_MPI), SYM = 2, threshold pivoting
 //             with 1×1 and 2×2 pivots: D is block diagonal; the inertia is MUMPS's
 //             INFOG(12) (negative pivots) and INFOG(28) (exactly zero pivots).
 //
@@ -39,7 +39,8 @@ const char* to_string(FactorStatus s);
 // kernels (3–10× CHOLMOD's simplicial LDLᵀ on the space grids with OpenBLAS) but
 // cost ~5 µs per unknown and per call on patterns with no fill (the tridiagonal
 // Bratu matrix: 5.5 s against CHOLMOD's 0.05 s at 10⁶ unknowns), so the choice is by
-// work, not by size (docs/performance.md, "CHOLMOD against MUMPS").
+// work, not by size (docs/performance.md, "CHOLMOD against MUMPS"). Under
+// mpirun -np P > 1, MUMPS at every size (distributed.hpp).
 enum class Solver { Auto, Cholmod, Mumps };
 const char* to_string(Solver s);
 std::optional<Solver> solver_from_string(std::string_view s);
@@ -59,6 +60,16 @@ struct FactorStats {
   double analyze_seconds = 0.0;    // symbolic analysis (ordering, elimination tree) or its copy
   double factorize_seconds = 0.0;  // numeric factorizations
   double solve_seconds = 0.0;
+};
+
+// MUMPS's own statistics of a factorization (MUMPS 5.5 user guide, §6.2): the
+// entries of the factors summed over the processes, INFOG(29); the flops of the
+// elimination, RINFOG(3); the memory (MB) that the factorization used on the
+// process that used most, INFOG(21), and on all processes, INFOG(22). Zero for
+// CHOLMOD and before the first factorization.
+struct MumpsFigures {
+  double factor_entries = 0.0, flops = 0.0;
+  int memory_max_mb = 0, memory_total_mb = 0;
 };
 
 class SymmetricFactorization {
@@ -106,6 +117,8 @@ class SymmetricFactorization {
   Vector solve(const Vector& b) const;
 
   const FactorStats& stats() const { return stats_; }
+  // Of the last factorization (MUMPS only).
+  MumpsFigures mumps_figures() const;
 
  private:
   struct CloneTag {};
