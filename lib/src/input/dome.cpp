@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numbers>
 #include <stdexcept>
 #include <vector>
@@ -13,8 +12,6 @@
 namespace senda::input {
 
 namespace {
-
-constexpr double kDefaultLocateTolerance = 1e-10;  // critical.tolerance's default
 
 struct LatticeNode {
   int q, r;       // axial coordinates of the triangular lattice
@@ -72,10 +69,6 @@ std::string DomeOptions::validate() const {
 long dome_unknowns(int rings) { return 3L * (1L + 3L * rings * (rings - 1L)); }
 
 double crown_height(const DomeOptions& o) { return o.rise - height(o, o.base_radius / o.rings); }
-
-double locate_tolerance(const DomeOptions& o) {
-  return std::max(kDefaultLocateTolerance, 0.25 * std::numeric_limits<double>::epsilon() * o.EA / star_limit_load(o));
-}
 
 double star_limit_load(const DomeOptions& o) {
   const double h = crown_height(o), rho = o.base_radius / o.rings;
@@ -143,12 +136,6 @@ std::string dome_config(const DomeOptions& o) {
   fmt::format_to(out, "\n[continuation]\ninitial_step = 0.05\n\n");
   fmt::format_to(out, "[stop]\nmax_steps = {}\ndisplacement = 1 uz {:.6g}\n\n", o.max_steps, 1.5 * h1);
   fmt::format_to(out, "[branches]\nswitch = false\n\n[output]\ntrack = 1 uz\n");
-  if (const double tol = locate_tolerance(o); tol > kDefaultLocateTolerance)
-    fmt::format_to(out,
-                   "\n# The round-off floor of the scaled residual of SPL grows as eps EA/P_star (n^3): the\n"
-                   "# tolerance is a quarter of eps EA/P_star (lib/include/senda/input/dome.hpp).\n"
-                   "[critical]\ntolerance = {:.3g}\n",
-                   tol);
   return fmt::to_string(b);
 }
 

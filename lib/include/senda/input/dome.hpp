@@ -50,16 +50,11 @@ long dome_unknowns(int rings);
 // P_star above (force): the limit load of the six crown bars with ring 1 fixed.
 double star_limit_load(const DomeOptions& o);
 
-// The tolerance of the location of LP1 (critical.tolerance) the .cfg sets: the
-// default 1e-10, or a quarter of eps EA/P_star when that is larger. A bar's force
-// comes from its current length, whose strain (~ (h₁/L₁)²) carries a round-off of
-// about eps: the internal forces err by ~eps EA, while the load is P_star ∝ n⁻³, so the
-// scaled residual of SPL (docs/theory.md eq. 4.8) stalls at a floor ∝ n³ (measured
-// 5.4e-11, 1.8e-10, 4.6e-10, 2.7e-9 at 16, 24, 34, 60 rings: 0.06 eps EA/P_star);
-// the tolerance is four times that floor. It exceeds 1e-10 from 13 rings on (1.9e-9
-// at 34 rings, 1.1e-8 at 60, 5.7e-8 at 105, 1.8e-6 at 334): what a pin-jointed
-// shallow lattice under a crown load resolves in double precision.
-double locate_tolerance(const DomeOptions& o);
+// The located LP1 meets critical.tolerance's default 1e-10 at every size: the SPL
+// residual's round-off floor is ~5e-17 at 4 to 34 rings. (It was 0.06 eps EA/P_star,
+// growing as n³, 4.7e-10 at 34 rings, while TrussBar formed the strain from l/l₀ − 1:
+// the bars strain by ~(h₁/L₁)², 1e-5 at 34 rings, and kept eps/ε of ε's digits; the
+// generator then loosened critical.tolerance. model/truss.hpp.)
 
 // The height h₁ of the crown above ring 1 (length), the scale of the crown's snap.
 double crown_height(const DomeOptions& o);
@@ -67,7 +62,7 @@ double crown_height(const DomeOptions& o);
 // The .cfg text of the dome: [problem], [model] (dim = 3, nodes by ring, bars, rim
 // supports, load P_star), [continuation] (first step Δλ = 0.05), [stop]
 // (max_steps; the crown's uz past 1.5 h₁), [branches] switch = false, [output] track
-// = 1 uz, and [critical] tolerance = locate_tolerance() when above the default.
+// = 1 uz.
 // Requires validate() == "" (a logic error otherwise).
 std::string dome_config(const DomeOptions& o);
 
