@@ -5,7 +5,7 @@
 // the peak memory (getrusage ru_maxrss) is that solver's. Prints JSON.
 //
 //   bench_dome                         34 rings (10 101 unknowns), mumps and cholmod
-//   bench_dome --rings N [--rings M ...] [--solver mumps|cholmod|auto ...]
+//   bench_dome --rings N [--rings M ...] [--layers 1|2] [--solver mumps|cholmod|auto ...]
 //
 // Per run: unknowns, bars, points, Newton iterations, factorizations (path and
 // location), the time of the numeric factorizations and per factorization, the
@@ -53,9 +53,10 @@ struct PointLog : analysis::Observer {
   }
 };
 
-nlohmann::json run(int rings, linalg::Solver solver) {
+nlohmann::json run(int rings, int layers, linalg::Solver solver) {
   input::DomeOptions o;
   o.rings = rings;
+  o.layers = layers;
   o.max_steps = 200;
   input::Config config = input::Config::parse(input::dome_config(o), "dome-" + std::to_string(rings) + ".cfg");
   config.apply_override("stop.displacement=1 uz " + std::to_string(0.8 * input::crown_height(o)));
@@ -66,6 +67,7 @@ nlohmann::json run(int rings, linalg::Solver solver) {
   const analysis::TraceResult r = a.run(log);
   nlohmann::json j;
   j["rings"] = rings;
+  j["layers"] = layers;
   j["solver"] = linalg::to_string(solver);
   j["unknowns"] = r.unknowns;
   j["bars"] = spec.model->element_count();
@@ -73,6 +75,7 @@ nlohmann::json run(int rings, linalg::Solver solver) {
   j["points"] = r.points;
   j["newton_iterations"] = r.stats.newton_iterations;
   j["factorizations"] = r.stats.factorizations;
+  j["factorizations_per_point"] = r.points ? double(r.stats.factorizations) / r.points : 0.0;
   j["locate_factorizations"] = r.stats.locate_factorizations;
   j["time_s"] = {{"total", r.stats.wall_time_s},
                  {"factorize", r.stats.factorize_s},
@@ -103,7 +106,7 @@ nlohmann::json run(int rings, linalg::Solver solver) {
 }
 
 // run() in a child process; its JSON back through a pipe.
-nlohmann::json run_in_child(int rings, linalg::Solver solver) {
+nlohmann::json run_in_child(int rings, int layers, linalg::Solver solver) {
   int fd[2];
   if (pipe(fd) != 0) return {{"error", "pipe failed"}};
   const pid_t pid = fork();
@@ -111,7 +114,7 @@ nlohmann::json run_in_child(int rings, linalg::Solver solver) {
     close(fd[0]);
     std::string text;
     try {
-      text = run(rings, solver).dump();
+      text = run(rings, layers, solver).dump();
     } catch (const std::exception& e) {
       text = nlohmann::json{{"error", e.what()}}.dump();
     }
@@ -139,14 +142,17 @@ nlohmann::json run_in_child(int rings, linalg::Solver solver) {
 int main(int argc, char** argv) {
   std::vector<int> rings;
   std::vector<linalg::Solver> solvers;
+  int layers = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--rings" && i + 1 < argc) {
       rings.push_back(std::atoi(argv[++i]));
+    } else if (a == "--layers" && i + 1 < argc) {
+      layers = std::atoi(argv[++i]);
     } else if (a == "--solver" && i + 1 < argc && linalg::solver_from_string(argv[i + 1])) {
       solvers.push_back(*linalg::solver_from_string(argv[++i]));
     } else {
-      std::cerr << "usage: bench_dome [--rings N]... [--solver auto|cholmod|mumps]...\n";
+      std::cerr << "usage: bench_dome [--rings N]... [--layers 1|2] [--solver auto|cholmod|mumps]...\n";
       return 2;
     }
   }
@@ -158,7 +164,7 @@ int main(int argc, char** argv) {
   nlohmann::json runs = nlohmann::json::array();
   for (int n : rings)
     for (linalg::Solver s : solvers) {
-      runs.push_back(run_in_child(n, s));
+      runs.push_back(run_in_child(n, layers, s));
       std::cerr << "rings " << n << " " << linalg::to_string(s) << ": " << runs.back().value("time_s", nlohmann::json{})
                 << "\n";
     }

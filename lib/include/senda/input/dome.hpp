@@ -1,6 +1,6 @@
 #pragma once
-// A generator of large reference structures: the shallow single-layer lattice dome,
-// written as a .cfg (docs/config.md) for `trace`, the tests and the benchmarks.
+// A generator of large reference structures: the shallow single- or double-layer
+// lattice dome, written as a .cfg (docs/config.md) for `trace`, the tests and the benchmarks.
 //
 // Geometry (one parameter, the number of rings n): the nodes of a triangular
 // lattice within hexagonal distance n of the centre (ring k holds 6k nodes, 1 at
@@ -25,6 +25,18 @@
 // n = 105, below the smallest first step the model resolves).
 // `Distributed`: uz −P_star at every free node (the whole cap; its first critical
 // points are dimples at many nodes at once, multiple by the six-fold symmetry).
+//
+// Two layers (`layers = 2`): one bottom node under the centroid of each of the top
+// layer's 3n² upward triangles (q, r), (q + 1, r), (q, r + 1), `depth` × h₁ below the mean
+// height of its three corners, joined to them by three web bars (a tetrahedron on a
+// rigid triangle: every bottom node is held) and to its bottom neighbours in the
+// lattice's three directions (chords); only the top rim is pinned, loads act on top
+// nodes. 9n² more unknowns. The depth is in units of h₁ ∝ n⁻², not of the bar length
+// a/n, so that the crown region is the same structure at every size (lengths in a/n,
+// heights in h₁) and its snap LP1 exists at every n, as for one layer: LP1/P_star =
+// 3.588, 3.591, 3.592, 3.593, 3.594 at 4, 5, 6, 8, 12 rings with depth 0.5, converging
+// as n⁻² (tests/input/dome_test.cpp). A depth ∝ a/n instead makes the coarse domes
+// thick plates (depth above the rise) with no critical point at all.
 #include <string>
 
 namespace senda::input {
@@ -38,14 +50,16 @@ struct DomeOptions {
   double rise = 0.1;        // H, the crown's height above the rim (length); (0, a)
   double EA = 1.0;          // axial stiffness of every bar (force)
   DomeLoad load = DomeLoad::Apex;
+  int layers = 1;           // 1, or 2: a bottom layer under the top one (below)
+  double depth = 0.5;       // layers = 2: the bottom layer's depth, in units of the spacing a/n; (0, 10]
   int max_steps = 60;       // stop.max_steps of the .cfg
 
   // "" when valid, else why not (the field and its range).
   std::string validate() const;
 };
 
-// The number of unknowns of the dome: 3 (1 + 3n(n − 1)).
-long dome_unknowns(int rings);
+// The number of unknowns of the dome: 3 (1 + 3n(n − 1)), and 9n² more with two layers.
+long dome_unknowns(int rings, int layers = 1);
 
 // P_star above (force): the limit load of the six crown bars with ring 1 fixed.
 double star_limit_load(const DomeOptions& o);
