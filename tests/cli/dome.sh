@@ -12,15 +12,19 @@ die() { echo "FAIL: $*"; fail=1; }
 "$dome" --rings 3 --out "$work/dome3.cfg" || die "dome --rings 3: exit $?"
 "$dome" -n 3 > "$work/stdout.cfg" || die "dome -n 3 to stdout: exit $?"
 cmp -s "$work/dome3.cfg" "$work/stdout.cfg" || die "--out and stdout differ"
-"$trace" "$work/dome3.cfg" --out "$work/run3" --quiet; rc=$?
-[ $rc -eq 0 ] || die "trace of the 3-ring dome: exit $rc"
-grep -q '"unknowns": 57' "$work/run3/summary.json" || die "3 rings: not 57 unknowns"
-python3 - "$work/run3/summary.json" <<'PY' || die "3 rings: LP1 not located as a limit point"
+traces_to_lp1() {  # what, cfg, run dir, unknowns, trace overrides...
+  local what=$1 cfg=$2 run=$3 unknowns=$4; shift 4
+  "$trace" "$cfg" --out "$run" --quiet "$@"; local rc=$?
+  [ $rc -eq 0 ] || { die "trace of the $what: exit $rc"; return; }
+  grep -q "\"unknowns\": $unknowns" "$run/summary.json" || die "$what: not $unknowns unknowns"
+  python3 - "$run/summary.json" <<'PY' || die "$what: LP1 not located as a limit point"
 import json, sys
 s = json.load(open(sys.argv[1]))
 lp = [p for p in s["critical_points"] if p["id"] == "LP1"]
 sys.exit(0 if lp and lp[0]["kind"] == "limit" and lp[0]["converged"] else 1)
 PY
+}
+traces_to_lp1 "3-ring dome" "$work/dome3.cfg" "$work/run3" 57
 "$dome" -n 3 --load distributed --max-steps 20 -o "$work/dist.cfg" || die "distributed: exit $?"
 grep -c '^load = ' "$work/dist.cfg" | grep -qx 19 || die "distributed: not one load per free node (19)"
 "$trace" "$work/dist.cfg" --out "$work/dist" --quiet; rc=$?
@@ -31,15 +35,7 @@ printf '# the same dome\nrings = 3\nlayers = 2  # two\ndepth = 0.5\n' > "$work/t
 cmp -s "$work/two.cfg" "$work/two-file.cfg" || die "the options file and the command line differ"
 "$dome" "$work/two.opt" --rings 4 -o "$work/two-4.cfg" || die "options file with --rings 4: exit $?"
 grep -q '^# 4 rings' "$work/two-4.cfg" || die "the command line does not win over the options file"
-"$trace" "$work/two.cfg" --out "$work/two" --quiet stop.max_steps=30; rc=$?
-[ $rc -eq 0 ] || die "trace of the two-layer dome: exit $rc"
-grep -q '"unknowns": 138' "$work/two/summary.json" || die "two layers, 3 rings: not 57 + 81 unknowns"
-python3 - "$work/two/summary.json" <<'PY' || die "two layers: LP1 not located as a limit point"
-import json, sys
-s = json.load(open(sys.argv[1]))
-lp = [p for p in s["critical_points"] if p["id"] == "LP1"]
-sys.exit(0 if lp and lp[0]["kind"] == "limit" and lp[0]["converged"] else 1)
-PY
+traces_to_lp1 "two-layer 3-ring dome (57 + 81 unknowns)" "$work/two.cfg" "$work/two" 138 stop.max_steps=30
 bad() {  # expect, args...
   local expect=$1; shift
   "$dome" "$@" --out "$work/bad.cfg" > /dev/null 2> "$work/bad.err"; local rc=$?
