@@ -5,7 +5,11 @@
 // the peak memory (getrusage ru_maxrss) is that solver's. Prints JSON.
 //
 //   bench_dome                         34 rings (10 101 unknowns), mumps and cholmod
-//   bench_dome --rings N [--rings M ...] [--layers 1|2] [--solver mumps|cholmod|auto ...]
+//   bench_dome --rings N [--rings M ...] [--layers 1|2] [--max-steps S] [--solver mumps|cholmod|auto ...]
+//
+// --max-steps S stops the path after S steps (the .cfg's 200 otherwise): LP1's
+// bracket ends at point 10 at every size (λ in units of P_star, the stop in units of
+// h₁: the path is the same), so S = 10 traces from rest through LP1 and no further.
 //
 // Per run: unknowns, bars, points, Newton iterations, factorizations (path and
 // location), the time of the numeric factorizations and per factorization, the
@@ -14,7 +18,8 @@
 // negative pivots at every point, peak RSS; and per size, the backends compared:
 // the same inertia at every point, the largest relative difference of λ on the path
 // and at LP1. Output: {"runs": [...], "comparisons": [...]}.
-// The run stops when the crown has moved 0.8 h₁ (past LP1 at about 0.3 h₁).
+// The run stops when the crown has moved 0.8 h₁ (past LP1 at about 0.3 h₁), or
+// after --max-steps.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -53,7 +58,7 @@ struct PointLog : analysis::Observer {
   }
 };
 
-nlohmann::json run(int rings, int layers, linalg::Solver solver) {
+nlohmann::json run(int rings, int layers, int max_steps, linalg::Solver solver) {
   input::DomeOptions o;
   o.rings = rings;
   o.layers = layers;
@@ -61,6 +66,7 @@ nlohmann::json run(int rings, int layers, linalg::Solver solver) {
   input::Config config = input::Config::parse(input::dome_config(o), "dome-" + std::to_string(rings) + ".cfg");
   config.apply_override("stop.displacement=1 uz " + std::to_string(0.8 * input::crown_height(o)));
   config.apply_override(std::string("linalg.solver=") + linalg::to_string(solver));
+  if (max_steps > 0) config.apply_override("stop.max_steps=" + std::to_string(max_steps));
   const input::Spec spec = input::build(config);
   analysis::Analysis a(*spec.model, spec.analysis);
   PointLog log;
@@ -106,7 +112,7 @@ nlohmann::json run(int rings, int layers, linalg::Solver solver) {
 }
 
 // run() in a child process; its JSON back through a pipe.
-nlohmann::json run_in_child(int rings, int layers, linalg::Solver solver) {
+nlohmann::json run_in_child(int rings, int layers, int max_steps, linalg::Solver solver) {
   int fd[2];
   if (pipe(fd) != 0) return {{"error", "pipe failed"}};
   const pid_t pid = fork();
@@ -114,7 +120,7 @@ nlohmann::json run_in_child(int rings, int layers, linalg::Solver solver) {
     close(fd[0]);
     std::string text;
     try {
-      text = run(rings, layers, solver).dump();
+      text = run(rings, layers, max_steps, solver).dump();
     } catch (const std::exception& e) {
       text = nlohmann::json{{"error", e.what()}}.dump();
     }
@@ -142,17 +148,19 @@ nlohmann::json run_in_child(int rings, int layers, linalg::Solver solver) {
 int main(int argc, char** argv) {
   std::vector<int> rings;
   std::vector<linalg::Solver> solvers;
-  int layers = 1;
+  int layers = 1, max_steps = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--rings" && i + 1 < argc) {
       rings.push_back(std::atoi(argv[++i]));
     } else if (a == "--layers" && i + 1 < argc) {
       layers = std::atoi(argv[++i]);
+    } else if (a == "--max-steps" && i + 1 < argc) {
+      max_steps = std::atoi(argv[++i]);
     } else if (a == "--solver" && i + 1 < argc && linalg::solver_from_string(argv[i + 1])) {
       solvers.push_back(*linalg::solver_from_string(argv[++i]));
     } else {
-      std::cerr << "usage: bench_dome [--rings N]... [--layers 1|2] [--solver auto|cholmod|mumps]...\n";
+      std::cerr << "usage: bench_dome [--rings N]... [--layers 1|2] [--max-steps S] [--solver auto|cholmod|mumps]...\n";
       return 2;
     }
   }
@@ -164,7 +172,7 @@ int main(int argc, char** argv) {
   nlohmann::json runs = nlohmann::json::array();
   for (int n : rings)
     for (linalg::Solver s : solvers) {
-      runs.push_back(run_in_child(n, layers, s));
+      runs.push_back(run_in_child(n, layers, max_steps, s));
       std::cerr << "rings " << n << " " << linalg::to_string(s) << ": " << runs.back().value("time_s", nlohmann::json{})
                 << "\n";
     }
