@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake libeigen3-dev libsuitesparse-dev libboost-program-options-dev
-          libfmt-dev catch2 nlohmann-json3-dev gnuplot-nox libmumps-seq-dev
+          libfmt-dev catch2 nlohmann-json3-dev gnuplot-nox libmumps-seq-dev libopenblas0-pthread
           pybind11-dev python3-dev python3-numpy python3-scipy python3-pytest)
 missing=()
 for p in "${packages[@]}"; do

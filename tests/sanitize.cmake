@@ -10,7 +10,8 @@ if(SENDA_SANITIZE)
     input/config_test.cpp input/builder_test.cpp input/defaults_test.cpp analysis/analysis_test.cpp input/parameters_test.cpp
     linalg/factorization_test.cpp
     model/model_test.cpp model/truss_test.cpp model/spring_test.cpp model/beam2d_test.cpp model/hinge_test.cpp
-    model/corot2d_test.cpp input/hinge_input_test.cpp analysis/studies_test.cpp input/mesh_test.cpp input/dome_test.cpp
+    model/corot2d_test.cpp input/hinge_input_test.cpp model/ball_joint_test.cpp input/hinge3d_input_test.cpp
+    analysis/studies_test.cpp input/mesh_test.cpp input/dome_test.cpp
     continuation/constraint_test.cpp continuation/path_follower_test.cpp continuation/hostile_run_test.cpp
     output/write_failure_test.cpp
     critical/locate_test.cpp critical/branch_test.cpp critical/design_test.cpp

@@ -674,6 +674,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("stop_at_zero_load", &Options::stop_at_zero_load)
       .def_readwrite("direction", &Options::direction)
       .def_readwrite("auto_scale", &Options::auto_scale)
+      .def_readwrite("reuse_factorization", &Options::reuse_factorization)
       .def_readwrite("psi", &Options::psi);
   using critical::LocateOptions;
   py::class_<LocateOptions>(m, "LocateOptions", "critical::LocateOptions: Newton on SPL/SPB")

@@ -300,7 +300,13 @@ TEST_CASE("refinement: star dome, double points stay double, a triple splits", "
     if (cp.kind != CriticalKind::Multiple) continue;
     INFO(cp.id << " " << cp.message);
     CHECK(cp.multiplicity == 2);
-    CHECK(cp.message.find("not separated at the minimum bracket") != std::string::npos);
+    // Why the split stopped: the bracket reached its minimum, or a split point at
+    // the last level did not converge (where the two modes cross no point is a
+    // regular one; which of the two ends the split depends on round-off, e.g. on
+    // whether the path's points were factorized again, docs/theory.md eq. 2.12).
+    const bool stopped = cp.message.find("not separated at the minimum bracket") != std::string::npos ||
+                         cp.message.find("the bisection point was not found") != std::string::npos;
+    CHECK(stopped);
     if (cp.multiplicity == 2) ++doubles;
     if (cp.multiplicity == 3) ++triples_on;
   }

@@ -83,11 +83,45 @@ void compare_backends(const SparseMatrix& K) {
 
 }  // namespace
 
-TEST_CASE("mumps: available in this build, auto picks cholmod for small models", "[linalg][mumps]") {
+TEST_CASE("mumps: available in this build, auto picks it by the work of the factorization", "[linalg][mumps]") {
   REQUIRE(mumps_available());
-  CHECK(resolve(Solver::Auto, 100) == Solver::Cholmod);
-  CHECK(resolve(Solver::Auto, kMumpsAutoUnknowns) == Solver::Mumps);
-  CHECK(resolve(Solver::Cholmod, 1 << 24) == Solver::Cholmod);
+  // Small models, and large ones without fill (a band), stay with CHOLMOD; large
+  // ones whose factorization is dense work go to MUMPS.
+  CHECK(resolve(Solver::Auto, 100, 1e9) == Solver::Cholmod);
+  CHECK(resolve(Solver::Auto, 1000000, 4e6) == Solver::Cholmod);
+  CHECK(resolve(Solver::Auto, 20000, kMumpsAutoFlopsPerUnknown * 20000) == Solver::Mumps);
+  CHECK(resolve(Solver::Cholmod, 1 << 24, 1e15) == Solver::Cholmod);
+  CHECK(resolve(Solver::Mumps, 10, 0.0) == Solver::Mumps);
+  // The same through the constructor: the tridiagonal matrix of 2000 unknowns (4
+  // flops per unknown) and a 40 × 40 grid Laplacian with a dense coupling block
+  // (fill) above the threshold.
+  {
+    std::vector<Eigen::Triplet<double>> t;
+    const int n = 2000;
+    for (int i = 0; i < n; ++i) {
+      t.emplace_back(i, i, 2.0);
+      if (i + 1 < n) {
+        t.emplace_back(i, i + 1, -1.0);
+        t.emplace_back(i + 1, i, -1.0);
+      }
+    }
+    SparseMatrix K(n, n);
+    K.setFromTriplets(t.begin(), t.end());
+    K.makeCompressed();
+    CHECK(SymmetricFactorization(K).backend() == Solver::Cholmod);
+    // Every unknown coupled to the first 200: the factor fills a dense 200-column
+    // block, ~n · 200² flops, far above the threshold.
+    for (int i = 200; i < n; ++i)
+      for (int j = 0; j < 200; ++j) {
+        t.emplace_back(i, j, 1e-3);
+        t.emplace_back(j, i, 1e-3);
+      }
+    for (int i = 0; i < n; ++i) t.emplace_back(i, i, 1000.0);
+    SparseMatrix D(n, n);
+    D.setFromTriplets(t.begin(), t.end());
+    D.makeCompressed();
+    CHECK(SymmetricFactorization(D).backend() == Solver::Mumps);
+  }
   CHECK(solver_from_string("mumps") == Solver::Mumps);
   CHECK(!solver_from_string("MUMPS"));
   CHECK(std::string(to_string(Solver::Auto)) == "auto");

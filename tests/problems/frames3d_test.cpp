@@ -3,10 +3,12 @@
 // by an end moment, against the exact discrete and continuum solutions.
 #include <catch2/catch.hpp>
 #include <Eigen/Dense>
+#include <Eigen/SparseCholesky>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -1270,10 +1272,9 @@ TEST_CASE("Star dome with rigid-jointed space beams: the critical load rises abo
   // truss snap (measured, not checked further). Thin tubes of the same area,
   // radius 1.414 cm (I = A r²/2 = 0.1 cm⁴, EI = 4.65e5; G = E/2.6: GJ = 2 G I =
   // 3.577e5, GA = ½ G A = 8.94e4), are 125 times stiffer in bending and do not
-  // buckle on their own before the dome snaps. The pinned-joint limit
-  // (which must give the truss load) needs 3D moment releases, not implemented:
-  // EI → 0 is no substitute (bars then buckle one by one at π²EI/L², and a
-  // one-element bar shears instead of bending).
+  // buckle on their own before the dome snaps. The pinned-joint limit gives the
+  // truss load (ball joints, the test below); EI → 0 is no substitute (bars then
+  // buckle one by one at π²EI/L², and a one-element bar shears instead of bending).
   const input::Config config = input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/star-dome.cfg");
   const input::Spec spec = input::build(config);
   Options o;
@@ -1291,4 +1292,306 @@ TEST_CASE("Star dome with rigid-jointed space beams: the critical load rises abo
   const auto [beam_points, worst] = beam_star_dome(2, s, 3.0 * truss);
   CHECK(beam_points.empty());
   CHECK(worst == 0);
+}
+
+namespace {
+std::string fmt_spring(double K) {
+  char b[64];
+  std::snprintf(b, sizeof b, " spring %.17g", K);
+  return b;
+}
+
+// problems/star-dome.cfg with every truss a Beam3D member of n elements (the thin
+// tubes of the test above), and, if pinned, a ball joint at every member end:
+// `hinge = NODE` listing all members at each node (docs/notes/beam3d.md S.10). Every
+// member is then released at both ends, so its spin is held at its first node;
+// with spring > 0 every ball joint has that spring (S.11), and no spin is held.
+std::string star_dome_beams_cfg(int n, bool pinned, double spring = 0.0) {
+  std::FILE* in = std::fopen((std::string(SENDA_SOURCE_DIR) + "/problems/star-dome.cfg").c_str(), "r");
+  REQUIRE(in);
+  std::string text, line;
+  std::map<int, std::vector<int>> at;  // node id → members there
+  bool hinges_written = false;
+  for (int ch; (ch = std::fgetc(in)) != EOF;) {
+    if (ch != '\n') {
+      line += static_cast<char>(ch);
+      continue;
+    }
+    int id = 0, a = 0, b = 0;
+    double EA = 0;
+    if (std::sscanf(line.c_str(), "truss = %d %d %d %lf", &id, &a, &b, &EA) == 4) {
+      id *= 10;  // member ids 10, 20, …: room for the n element ids of each
+      line = "beam = " + std::to_string(id) + " " + std::to_string(a) + " " + std::to_string(b) +
+             " 465000 8.94e4 8.94e4 3.577e5 4.65e5 4.65e5 0 0 1 " + std::to_string(n);
+      at[a].push_back(id);
+      at[b].push_back(id);
+    } else if (pinned && !hinges_written && line.rfind("fix = ", 0) == 0) {
+      for (const auto& [node, members] : at) {
+        text += "hinge = " + std::to_string(node);
+        for (int m : members) text += " " + std::to_string(m);
+        if (spring > 0) text += fmt_spring(spring);
+        text += "\n";
+      }
+      hinges_written = true;
+    }
+    text += line + "\n";
+    line.clear();
+  }
+  std::fclose(in);
+  return text;
+}
+}  // namespace
+
+TEST_CASE("Star dome with ball-jointed space beams: the critical load is the truss's",
+          "[frame3d][star-dome-beams][ball-joint]") {
+  // Pinned joints make each member a two-force member. A member ball-jointed at
+  // both ends is, with its rotations condensed, a bar of engineering strain
+  // (tests/model/ball_joint_test.cpp, "[truss]": energy and condensed tangent to
+  // round-off), the measure of the cfg's trusses; and while the members stay
+  // straight (no member buckles on its own: the apex bars carry a few hundred at
+  // the snap, P/(6 sin α) = 307 at the initial slope, against their pinned Euler
+  // load π²EI/L² ≈ 7300) n elements per member add nothing.
+  // So the path and LP1 are the truss's: the rotation block of K is positive
+  // definite (the spin held, S.10), and K's inertia is that block's plus the
+  // condensed (truss) tangent's. Both LP1 are located by SPL (converged to its
+  // tolerance, the λ error second order in the residual): measured
+  // λ_beam/λ_truss − 1 = −9.1e-14 (n = 1), −2.9e-14 (n = 2); bound 1e-11.
+  const input::Spec truss_spec = input::build(
+      input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/star-dome.cfg"));
+  Options o;
+  o.initial_load_increment = 0.05;
+  const std::vector<CriticalPoint> truss = first_points(*truss_spec.model, o);
+  REQUIRE(truss.size() == 1);
+  for (int n : {1, 2}) {
+    const input::Spec spec = input::build(input::Config::parse(star_dome_beams_cfg(n, true), "pinned-dome.cfg"));
+    // 7 free nodes × 3 translations; per member 2 + 3 own rotations (spin held at
+    // its first node); 6 dofs per intermediate node; the nodes' own rotations are no
+    // unknowns (every member released).
+    CHECK(spec.model->size() == 21 + 24 * 5 + 24 * (n - 1) * 6);
+    const std::vector<CriticalPoint> points = first_points(*spec.model, o);
+    REQUIRE(points.size() == 1);
+    CHECK(points[0].converged);
+    CHECK(points[0].kind == CriticalKind::Limit);
+    UNSCOPED_INFO("n " << n << " LP1 beams " << points[0].lambda << " truss " << truss[0].lambda << " rel "
+                       << points[0].lambda / truss[0].lambda - 1.0);
+    CHECK(std::abs(points[0].lambda / truss[0].lambda - 1.0) <= 1e-11);
+  }
+}
+
+TEST_CASE("Star dome with ball-jointed space beams: the run writes VTK and the mode with the members' rotations",
+          "[frame3d][star-dome-beams][ball-joint][output]") {
+  input::Config config = input::Config::parse(star_dome_beams_cfg(1, true), "pinned-dome.cfg");
+  config.apply_override("stop.max_steps=25");
+  const input::Spec spec = input::build(config);
+  const std::filesystem::path dir = std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / "pinned-star-dome";
+  // VTK files and the SVG drawings (an axonometric projection), as trace --vtk --drawings.
+  output::RecorderOptions ro;
+  ro.vtk = true;
+  ro.drawings = true;
+  const analysis::TraceResult r = senda::testing::run_into(spec, dir, &config, nullptr, ro);
+  REQUIRE(!r.critical_points.empty());
+  CHECK(r.critical_points.front().point.kind == CriticalKind::Limit);
+  bool mode = false, vtk = false;
+  for (const auto& f : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!f.is_regular_file()) continue;
+    const std::string name = f.path().string();
+    std::FILE* in = std::fopen(name.c_str(), "r");
+    REQUIRE(in);
+    std::string text;
+    for (int ch; (ch = std::fgetc(in)) != EOF;) text += static_cast<char>(ch);
+    std::fclose(in);
+    // The mode names the members' own rotations, both kinds (spin held at node 1).
+    if (name.find("modes") != std::string::npos && text.find("node 2 rx (member 10)") != std::string::npos &&
+        text.find("node 1 r2 (member 10)") != std::string::npos)
+      mode = true;
+    if (name.size() > 4 && name.substr(name.size() - 4) == ".vtu" && text.find("section_y") != std::string::npos &&
+        text.find("\"rotation\"") != std::string::npos)
+      vtk = true;
+  }
+  CHECK(mode);
+  CHECK(vtk);
+  CHECK(std::filesystem::exists(dir / "drawings" / "structure.svg"));
+  CHECK(std::filesystem::exists(dir / "drawings" / "LP1_mode.svg"));
+  // The saved state of LP1 (with the members' own rotations) reads back into the
+  // same model: a run started from it (continuation.start_state) converges at LP1's
+  // λ. (Its first step then fails: at a limit point the first tangent, from K t = r,
+  // does not exist. The truss model of the cfg started from its own LP1 state does
+  // no better: one step to another part of the path, then step-too-small.)
+  REQUIRE(std::filesystem::exists(dir / "states" / "LP1.json"));
+  input::Config again = config;
+  again.apply_override("continuation.start_state=" + (dir / "states" / "LP1.json").string());
+  again.apply_override("stop.max_steps=2");
+  const input::Spec spec2 = input::build(again);
+  const analysis::TraceResult r2 =
+      senda::testing::run_into(spec2, std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / "pinned-star-dome-from",
+                               &again);
+  INFO("run from LP1: " << r2.message);
+  CHECK(r2.unknowns == r.unknowns);
+  CHECK(r2.points >= 1);
+  CHECK(std::abs(r2.lambda_max - r.critical_points.front().point.lambda) <= 1e-3);
+}
+
+namespace {
+// The apex deflection of a built dome at load factor lambda: Newton from q = 0 in
+// 10 equal load increments (the path below LP1 has no critical point), to |g| ≤
+// 1e-9 · |r|.
+double apex_deflection(const input::Spec& spec, double lambda) {
+  const Model& m = *spec.model;
+  Vector q = Vector::Zero(m.size()), g(m.size());
+  SparseMatrix K;
+  for (int inc = 1; inc <= 10; ++inc) {
+    const double l = lambda * inc / 10.0;
+    for (int it = 0; it < 30; ++it) {
+      m.residual(q, l, g);
+      if (g.norm() <= 1e-9 * m.reference_load().norm()) break;
+      m.tangent(q, l, K);
+      Eigen::SimplicialLDLT<SparseMatrix> ldlt(K);
+      REQUIRE(ldlt.info() == Eigen::Success);
+      q -= ldlt.solve(g);
+    }
+    REQUIRE(g.norm() <= 1e-9 * m.reference_load().norm());
+  }
+  return m.displacement(q, 0, Component::Uz);  // node 1, the apex
+}
+}  // namespace
+
+TEST_CASE("Star dome with spring-jointed space beams: between the truss and the rigid frame",
+          "[frame3d][star-dome-beams][ball-joint]") {
+  // A cross-check of the ball joints against two models that do not use them:
+  // every member end joined to its node by a spring K (S.11; the nodes' own
+  // rotations then exist). K → 0 must give the pin-jointed (truss) path, K → ∞
+  // the rigid frame's (the node's rotation shared, no hinge), each with an error
+  // O(K) resp. O(1/K). At λ = 0.5 (below LP1 = 0.666 of the truss), one element
+  // per member: the apex deflections. Measured: truss −0.364422, pinned beams the
+  // same, rigid −0.0467561 (7.8 times stiffer at this load); |w_K − w_limit| falls
+  // by 10.0 per decade of K at both ends (first order), to 3.5e-8 (K = 1e-3) and
+  // 1.1e-7 (K = 1e11).
+  const double lambda = 0.5;
+  const input::Spec truss =
+      input::build(input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/star-dome.cfg"));
+  const double w_truss = apex_deflection(truss, lambda);
+  const double w_rigid =
+      apex_deflection(input::build(input::Config::parse(star_dome_beams_cfg(1, false), "rigid-dome.cfg")), lambda);
+  const double w_pinned =
+      apex_deflection(input::build(input::Config::parse(star_dome_beams_cfg(1, true), "pinned-dome.cfg")), lambda);
+  auto w_spring = [&](double K) {
+    return apex_deflection(input::build(input::Config::parse(star_dome_beams_cfg(1, true, K), "spring-dome.cfg")),
+                           lambda);
+  };
+  UNSCOPED_INFO("apex uz at lambda 0.5: truss " << w_truss << " pinned beams " << w_pinned << " rigid " << w_rigid);
+  // The pinned beams are the truss (as the critical load above), to the Newton
+  // tolerance.
+  CHECK(std::abs(w_pinned - w_truss) <= 1e-9 * std::abs(w_truss));
+  // The rigid joints stiffen the dome.
+  CHECK(std::abs(w_rigid) < 0.5 * std::abs(w_truss));
+  const double soft[2] = {w_spring(1e-2), w_spring(1e-3)}, stiff[2] = {w_spring(1e10), w_spring(1e11)};
+  const double e_soft[2] = {std::abs(soft[0] - w_truss), std::abs(soft[1] - w_truss)};
+  const double e_stiff[2] = {std::abs(stiff[0] - w_rigid), std::abs(stiff[1] - w_rigid)};
+  UNSCOPED_INFO("soft errors " << e_soft[0] << " " << e_soft[1] << " stiff errors " << e_stiff[0] << " "
+                               << e_stiff[1]);
+  // First order in K (resp. 1/K): ratios per decade in [8, 12].
+  CHECK(e_soft[0] / e_soft[1] >= 8.0);
+  CHECK(e_soft[0] / e_soft[1] <= 12.0);
+  CHECK(e_stiff[0] / e_stiff[1] >= 8.0);
+  CHECK(e_stiff[0] / e_stiff[1] <= 12.0);
+  CHECK(e_soft[1] <= 1e-4 * std::abs(w_truss));
+  CHECK(e_stiff[1] <= 1e-4 * std::abs(w_rigid));
+  // Monotone in between: a stiffer joint, a smaller deflection.
+  double previous = std::abs(w_truss);
+  for (double K : {1e2, 1e4, 1e6}) {
+    const double w = std::abs(w_spring(K));
+    CHECK(w < previous);
+    CHECK(w > std::abs(w_rigid));
+    previous = w;
+  }
+}
+
+TEST_CASE("Deep two-bar truss of ball-jointed beams: both limit points at large member rotations",
+          "[frame3d][ball-joint][truss]") {
+  // Supports at (±1, 0, 0), apex at (0, 0, √3) (members at 60°), apex load −λ EA
+  // along z, apex uy fixed. Bars of engineering strain: with z the apex height and
+  // l = √(1 + z²), L₀ = 2, equilibrium is λ = 2 (1 − l/L₀) z/l, whose maximum
+  // (z ≈ 0.76, members at 37°, strain −37 %) and minimum (its mirror z ≈ −0.76, the
+  // members turned by 97° = 1.7 rad) are the limit points; found here by golden
+  // section to round-off. The same structure of Beam3D members (1 and 2 elements),
+  // every end ball-jointed (hinge at each support on its lone member: S.10 holds the
+  // spin at the supports), must have the same limit points: the check of the
+  // spin rule at large rotations of the spin-held end (its transversality factor
+  // (θ/2)cot(θ/2) = 0.58 at 1.7 rad). Bending EI = 50 keeps the 2-element members
+  // from buckling on their own (π²EI/l² ≥ 316 against N ≤ 0.5 EA = 50). Measured:
+  // truss and beams (2, 12, 24 unknowns) within 8e-16 of the closed form at both;
+  // bound 1e-10 (SPL's location tolerance).
+  auto f = [](double z) { return 2.0 * (1.0 - std::sqrt(1.0 + z * z) / 2.0) * z / std::sqrt(1.0 + z * z); };
+  double lo = 0.1, hi = 1.5;
+  const double g = (std::sqrt(5.0) - 1.0) / 2.0;
+  for (int it = 0; it < 200; ++it) {
+    const double a = hi - g * (hi - lo), b = lo + g * (hi - lo);
+    (f(a) > f(b) ? hi : lo) = f(a) > f(b) ? b : a;
+  }
+  const double lambda_max = f(0.5 * (lo + hi));
+  CHECK(lambda_max == Approx(0.45).epsilon(0.01));
+  const std::string head =
+      "[model]\ndim = 3\nnode = 1 -1 0 0\nnode = 2 1 0 0\nnode = 3 0 0 1.7320508075688772\n";
+  const std::string tail =
+      "fix = 1 all\nfix = 2 all\nfix = 3 uy\nload = 3 uz -100\n";
+  const std::string truss = head + "strain = engineering\ntruss = 1 1 3 100\ntruss = 2 2 3 100\n" + tail;
+  std::vector<std::string> models{truss};
+  for (const char* n : {"1", "2"})
+    models.push_back(head + "beam = 10 1 3 100 1000 1000 40 50 50 0 1 0 " + n + "\nbeam = 20 2 3 100 1000 1000 40 50 50 0 1 0 " +
+                     n + "\n" + tail + "hinge = 1 10\nhinge = 2 20\nhinge = 3 10 20\n");
+  for (const std::string& text : models) {
+    const input::Spec spec = input::build(input::Config::parse(text, "two-bar.cfg"));
+    Options o;
+    o.initial_load_increment = 0.02;
+    o.max_steps = 400;
+    PathFollower pf(*spec.model, o);
+    REQUIRE(pf.start(Vector::Zero(spec.model->size()), 0.0));
+    CriticalPointFinder finder(FinderOptions{});
+    while (finder.points().size() < 2 && pf.advance()) finder.check(pf, 0);
+    REQUIRE(finder.points().size() == 2);
+    const auto& p = finder.points();
+    UNSCOPED_INFO("unknowns " << spec.model->size() << " LP1 " << p[0].lambda << " LP2 " << p[1].lambda
+                              << " closed form ±" << lambda_max << " rel " << p[0].lambda / lambda_max - 1.0 << " "
+                              << -p[1].lambda / lambda_max - 1.0);
+    for (const auto& cp : p) {
+      CHECK(cp.converged);
+      CHECK(cp.kind == CriticalKind::Limit);
+    }
+    CHECK(std::abs(p[0].lambda / lambda_max - 1.0) <= 1e-10);
+    CHECK(std::abs(-p[1].lambda / lambda_max - 1.0) <= 1e-10);
+    // At LP2 the members have turned by about 97°: the apex is below the supports.
+    CHECK(spec.model->displacement(p[1].q, 2, Component::Uz) < -1.7320508075688772 - 0.5);
+  }
+}
+
+TEST_CASE("Star dome: rigid joints raise the first critical load 40-fold and stiff springs converge to it",
+          "[frame3d][star-dome-beams][ball-joint]") {
+  // One element per member, rigid joints (node rotations shared): the first
+  // critical point is a limit point at λ = 26.6607, 40.0 × the truss's 0.665787
+  // (with 2 and 4 elements per member the test above measured 20.55 and 19.50: the
+  // one-element members are stiffer, the rise stays > 29-fold). Cross-check by a
+  // model that reaches the rigid joints another way: ball joints with springs K
+  // (S.11, members' own rotations, BallJointSpring) must converge to it as 1/K.
+  // Measured: relative to it −9.59e-6 (K = 1e10), −9.59e-7 (K = 1e11): ratio 10.0.
+  Options o;
+  o.initial_load_increment = 0.05;
+  o.max_steps = 400;
+  auto first = [&](const std::string& text) {
+    const input::Spec spec = input::build(input::Config::parse(text, "dome.cfg"));
+    const std::vector<CriticalPoint> p = first_points(*spec.model, o);
+    REQUIRE(p.size() == 1);
+    CHECK(p[0].converged);
+    CHECK(p[0].kind == CriticalKind::Limit);
+    return p[0].lambda;
+  };
+  const double truss = 0.665786932824;  // LP1 of problems/star-dome.cfg (the tests above)
+  const double rigid = first(star_dome_beams_cfg(1, false));
+  const double e10 = first(star_dome_beams_cfg(1, true, 1e10)) / rigid - 1.0;
+  const double e11 = first(star_dome_beams_cfg(1, true, 1e11)) / rigid - 1.0;
+  UNSCOPED_INFO("rigid " << rigid << " / truss " << rigid / truss << "; springs 1e10 " << e10 << " 1e11 " << e11);
+  CHECK(rigid / truss > 35.0);
+  CHECK(rigid / truss < 45.0);
+  CHECK(e10 / e11 >= 8.0);
+  CHECK(e10 / e11 <= 12.0);
+  CHECK(std::abs(e11) <= 1e-5);
 }

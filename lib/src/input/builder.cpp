@@ -123,6 +123,11 @@ class Builder {
     return s;
   }
   int free_equation(const Fields& f, int node, Component comp, const char* purpose) const;
+  // The rotation components of a node: rz (2D), rx ry rz (3D).
+  std::vector<Component> rotations() const {
+    if (dim_ == 3) return {Component::Rx, Component::Ry, Component::Rz};
+    return {Component::Rz};
+  }
   std::map<std::pair<int, int>, double> read_mode_file(const Fields& f, const std::string& file, bool rotations) const;
   std::map<std::pair<int, int>, double> read_imperfection() const;
   void read_dynamics(Spec& s);
@@ -139,6 +144,8 @@ class Builder {
     const Entry* hinge_b = nullptr;
     model::Beam3DSection section3{};  // dim = 3
     Eigen::Vector3d ref = Eigen::Vector3d::Zero();
+    double k_a = 0.0, k_b = 0.0;  // 3D: the spring K across a released end, 0 if none
+    bool held_a = false;          // 3D: spin held at end a (released at both ends, no spring)
   };
   void read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids);
   void read_penalties(const std::function<int(const Fields&)>& check_id);
@@ -629,10 +636,12 @@ void Builder::read_elements() {
   read_hinges(members, ids);
   for (const Member& m : members) {
     if (dim_ == 3) {
-      model::mesh_member_3d(*model_, m.a, m.b, m.n, m.section3, m.ref, static_cast<int>(next_node_id), m.id);
+      model::mesh_member_3d(*model_, m.a, m.b, m.n, m.section3, m.ref, static_cast<int>(next_node_id), m.id,
+                            {m.slot_a, m.held_a}, {m.slot_b, false});
       next_node_id += m.n - 1;
       for (int x : {m.a, m.b})
-        for (int c = 0; c < model::kComponents; ++c) use(x, static_cast<Component>(c));
+        for (int c = 0; c < model::kComponents; ++c)
+          if (c < 3 || (x == m.a ? m.slot_a : m.slot_b) == 0) use(x, static_cast<Component>(c));
       continue;
     }
     model::mesh_member(*model_, m.a, m.b, m.n, m.section, static_cast<int>(next_node_id), m.id, m.slot_a, m.slot_b,
@@ -646,7 +655,8 @@ void Builder::read_elements() {
     if (m.slot_a == 0) use(m.a, Component::Rz);
     if (m.slot_b == 0) use(m.b, Component::Rz);
   }
-  for (int node : hinge_spring_nodes_) use(node, Component::Rz);
+  for (int node : hinge_spring_nodes_)
+    for (Component c : rotations()) use(node, c);
   for (const Fields& f : records("model.spring")) {
     f.require(5, 5);
     const int id = check_id(f);
@@ -786,8 +796,9 @@ void Builder::read_penalties(const std::function<int(const Fields&)>& check_id) 
 }
 
 // hinge = NODE MEMBER [MEMBER ...] [spring K]: each listed member gets its own end
-// rotation at NODE (Model::add_dof); with "spring K" a rotational spring joins it to
-// the node's rotation.
+// rotation at NODE (Model::add_dof): rz in 2D, a rotation vector rx ry rz in 3D (a
+// ball joint, docs/notes/beam3d.md S.10); with "spring K" a rotational spring joins
+// it to the node's rotation.
 void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids) {
   std::map<int, int> member_index;
   std::map<int, int> members_at;  // node index → number of member ends there
@@ -798,7 +809,14 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
   }
   for (const Fields& f : records("model.hinge")) {
     if (f.size() < 2) f.fail("expected a node and at least one member, found " + std::to_string(f.size()) + " field(s)");
-    if (dim_ == 3) f.fail("hinges are not available in 3D yet (model.dim = 3)");
+    if (dim_ == 3)
+      for (std::size_t i = 1; i < f.size(); ++i)
+        if (f[i] == "bending" || f[i] == "torsion")
+          f.fail("partial releases ('" + f[i] +
+                     "') are not available: a 3D hinge is a ball joint, it releases all three rotation components of "
+                     "each listed member (on total rotation vectors a release of some components is exact only at "
+                     "small rotations: docs/notes/beam3d.md S.10)",
+                 "NODE MEMBER [MEMBER ...] [spring K]");
     const NodeInfo& n = node(f, 0, "NODE");
     const int node_id = model_->node_id(n.index);
     std::size_t last = f.size();
@@ -810,7 +828,6 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
         k = f.positive(i + 1, "K");
         last = i;
       }
-    std::vector<int> listed;
     for (std::size_t i = 1; i < last; ++i) {
       const int id = f.id(i, "MEMBER");
       const auto it = member_index.find(id);
@@ -836,14 +853,20 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
         f.fail("member " + std::to_string(id) + " is already released at node " + std::to_string(node_id) +
                (released == &f.entry() ? std::string(" (listed twice)")
                                        : " (hinge at line " + std::to_string(released->line) + ")"));
-      if (members_at[n.index] == 1 && !k)
+      // In 3D a lone member end may be released: it is then pinned with its own
+      // rotation, so that a member released at both ends has its spin held (S.10).
+      if (members_at[n.index] == 1 && !k && dim_ == 2)
         f.fail("hinge at node " + std::to_string(node_id) + " releases nothing: member " + std::to_string(id) +
                    " is the only member there (a member end is pinned by leaving rz free)",
                "a node where two or more members meet, or 'spring K'");
       released = &f.entry();
+      if (dim_ == 3) {
+        // The unknowns are added below, once both ends of every member are known.
+        (m.a == n.index ? m.k_a : m.k_b) = k.value_or(0.0);
+        continue;
+      }
       const int slot = model_->add_dof(n.index, Component::Rz, "member " + std::to_string(id));
       (m.a == n.index ? m.slot_a : m.slot_b) = slot;
-      listed.push_back(id);
       if (k) {
         model_->add_element(std::make_unique<model::LinearSpring>(
             model::DofRef{n.index, Component::Rz}, model::DofRef{n.index, Component::Rz, slot}, *k,
@@ -853,16 +876,45 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
     }
     hinged_.emplace(n.index, &f.entry());
   }
+  if (dim_ != 3) return;
+  // Ball joints (S.10): a released end gets its own rotation vector. A member
+  // released at both ends without a spring would spin freely about its own axis:
+  // its component along e₁ at end a is held at 0 (spin_held), which changes no
+  // equilibrium and no critical point (the spin is a symmetry of its energy).
+  for (Member& m : members) {
+    m.held_a = m.hinge_a && m.hinge_b && m.k_a == 0.0 && m.k_b == 0.0;
+    for (int end = 0; end < 2; ++end) {
+      if (!(end == 0 ? m.hinge_a : m.hinge_b)) continue;
+      const int node = end == 0 ? m.a : m.b;
+      const std::string label = "member " + std::to_string(m.id);
+      int& slot = end == 0 ? m.slot_a : m.slot_b;
+      if (end == 0 && m.held_a) {
+        slot = model_->add_dof(node, Component::Ry, label, "r2");
+        model_->add_dof(node, Component::Rz, label, "r3");
+        continue;
+      }
+      slot = model_->add_dof(node, Component::Rx, label);
+      model_->add_dof(node, Component::Ry, label);
+      model_->add_dof(node, Component::Rz, label);
+      const double k = end == 0 ? m.k_a : m.k_b;
+      if (k > 0.0) {
+        model_->add_element(std::make_unique<model::BallJointSpring>(
+            node, slot, k, "hinge spring at node " + std::to_string(model_->node_id(node)) + " (" + label + ")"));
+        hinge_spring_nodes_.insert(node);
+      }
+    }
+  }
 }
 
 void Builder::read_supports_and_loads() {
   // The node's own rotation of a hinged node exists only if a member there is not
   // released (or a spring holds it).
   auto check_rotation = [&](const Fields& f, int node, Component c, const char* what) {
-    if (c != Component::Rz || used_.count({node, static_cast<int>(c)})) return;
+    if (static_cast<int>(c) < static_cast<int>(Component::Rx) || used_.count({node, static_cast<int>(c)})) return;
     const auto h = hinged_.find(node);
     if (h == hinged_.end()) return;
-    f.fail("node " + std::to_string(model_->node_id(node)) + " rz: every member at the node is released by the hinge at line " +
+    f.fail("node " + std::to_string(model_->node_id(node)) + " " + model::to_string(c) +
+           ": every member at the node is released by the hinge at line " +
            std::to_string(h->second->line) + ", so the node's own rotation belongs to no element: " + what);
   };
   for (const Fields& f : records("model.fix")) {
@@ -956,6 +1008,7 @@ void Builder::read_continuation(Spec& s) {
   o.increment_tolerance = *c_.real("continuation.increment_tolerance");
   o.direction = static_cast<int>(*c_.integer("continuation.direction"));
   o.auto_scale = *c_.boolean("continuation.auto_scale");
+  o.reuse_factorization = *c_.boolean("continuation.reuse_factorization");
   o.psi = *c_.real("continuation.psi");
   if (o.psi == 0.0 && o.constraint == continuation::ConstraintKind::LoadControl)
     c_.fail(c_.find("continuation.psi"), "continuation.psi", "psi = 0 leaves load control without a step",
@@ -1425,11 +1478,17 @@ void check_mechanism(const Spec& spec) {
         where = spec.node_entries[n].file;
       }
   const bool several = c.free_equations.size() > 1;
+  // A member's own rotation at a hinge cannot be fixed: say what holds it.
+  bool own = false;
+  for (int eq : c.free_equations) own = own || m.equation_dof(eq).slot > 0;
   throw ConfigError(where, line, "model.fix",
                     "the structure is a mechanism or is not supported: the tangent stiffness is singular at the "
                     "undeformed state; free degree" + std::string(several ? "s" : "") + " of freedom: " + dofs +
                         (several ? " (fix them, or add bars or springs that hold them)"
-                                 : " (fix it, or add a bar or spring that holds it)"));
+                                 : " (fix it, or add a bar or spring that holds it)") +
+                        (own ? "; a member's own rotation at a hinge turns freely when nothing holds the member's "
+                               "other end: fix that end's rotation, or add 'spring K' to the hinge"
+                             : ""));
 }
 
 }  // namespace senda::input

@@ -53,7 +53,8 @@ const std::vector<OptionSpec>& option_table() {
        "translations only); AMPLITUDE may be ${eps}"},
       {"model.hinge", T::Record, nullptr, "NODE MEMBER [MEMBER ...] [spring K]", true,
        "moment release: the listed beam members get their own end rotation at NODE (translations stay "
-       "shared); spring K > 0 joins each to the node's rotation (moment/radian)"},
+       "shared); spring K > 0 joins each to the node's rotation (moment/radian); in 3D a ball joint (own "
+       "rx ry rz, isotropic spring), partial releases refused"},
       {"model.spring", T::Record, nullptr, "ID NODE_A NODE_B|ground COMPONENT K", true,
        "linear spring K > 0 on COMPONENT (ux uy uz rz) between two nodes or to ground; "
        "COMPONENT axial: a spring along the line between the nodes (force/length)"},
@@ -95,6 +96,9 @@ const std::vector<OptionSpec>& option_table() {
       {"continuation.increment_tolerance", T::Real, "1e-9", "(0, 1)", false,
        "convergence: scaled Newton increment relative to the step length"},
       {"continuation.direction", T::Integer, "1", "{-1, 1}", false, "sign of the first load increment"},
+      {"continuation.reuse_factorization", T::Bool, "true", nullptr, false,
+       "an accepted point keeps the factorization of its last Newton iteration when that provably has the "
+       "same inertia (theory eq. 2.12); false: K is factorized again at every point"},
       {"continuation.auto_scale", T::Bool, "true", nullptr, false,
        "scale unknowns per kind (translation, rotation) from the first tangent"},
       {"continuation.psi", T::Real, "1", "[0, inf)", false, "weight of lambda in the scaled norm"},

@@ -51,9 +51,10 @@ bool mumps_available() {
 #endif
 }
 
-Solver resolve(Solver s, int n) {
+Solver resolve(Solver s, int n, double flops) {
   if (s != Solver::Auto) return s;
-  return mumps_available() && n >= kMumpsAutoUnknowns ? Solver::Mumps : Solver::Cholmod;
+  const bool dense_work = n >= kMumpsAutoMinUnknowns && flops >= kMumpsAutoFlopsPerUnknown * n;
+  return mumps_available() && dense_work ? Solver::Mumps : Solver::Cholmod;
 }
 
 namespace {
@@ -88,7 +89,14 @@ cholmod_sparse view_lower(const SparseMatrix& K) {
 //   SYM = 2       general symmetric: LDLᵀ with 1×1 and 2×2 threshold pivots; the
 //                 lower triangle is given, 1-based (irn, jcn), assembled (ICNTL(5) = 0)
 //   ICNTL(1-4)    no output (the library prints nothing)
-//   ICNTL(7) = 7  automatic ordering (this Debian build has SCOTCH, PORD and AMD; no METIS)
+//   ICNTL(7)      the ordering: of AMF (2) and SCOTCH (3) (this Debian build has no
+//                 METIS; PORD calls exit() on some small patterns, "no valid number of
+//                 stages in multisector", and is never used), the one whose analysis predicts the fewest flops
+//                 for the factorization (RINFOG(1)); its permutation (SYM_PERM) is
+//                 kept and given back (ICNTL(7) = 1) to the clones' analysis. Measured
+//                 (docs/performance.md): on the 60 × 60 space grid MUMPS's automatic
+//                 choice (SCOTCH, 7.5e8 flops) factorizes in 75 ms, AMF (3.5e8) in
+//                 45 ms; on large planar lattices nested dissection wins instead.
 //   ICNTL(13) = 1 no ScaLAPACK on the root front: the root is factorized by MUMPS's
 //                 own LDLᵀ, so INFOG(12) counts its negative pivots too
 //   ICNTL(24) = 1 null pivot detection with CNTL(3) = −DBL_MIN: a pivot is null when
@@ -120,7 +128,7 @@ struct MumpsState {
     id.icntl[2] = -1;
     id.icntl[3] = 0;
     id.icntl[4] = 0;
-    id.icntl[6] = 7;
+    id.icntl[6] = 2;
     id.icntl[12] = 1;
     id.icntl[17] = 0;
     id.icntl[23] = 1;
@@ -158,6 +166,39 @@ struct MumpsState {
     id.jcn = jcn.data();
     id.a = a.data();
   }
+  // Symbolic analysis: each candidate ordering is tried and the one with the fewest
+  // predicted flops kept (its permutation in perm); with a permutation given (a
+  // clone), that one alone. Returns INFOG(1) of the analysis that stays.
+  int analyse(const std::vector<MUMPS_INT>* given = nullptr) {
+    if (given) return analyse_with(*given);
+    double best_flops = INFINITY;
+    int last = -1;
+    for (const int ordering : {2, 3}) {
+      id.icntl[6] = ordering;
+      if (run(1) < 0) {
+        last = -1;  // this instance now holds a failed analysis
+        continue;
+      }
+      if (id.rinfog[0] < best_flops) {
+        best_flops = id.rinfog[0];
+        perm.assign(id.sym_perm, id.sym_perm + id.n);
+        last = ordering;
+      } else {
+        last = -1;
+      }
+    }
+    if (perm.empty()) return id.infog[0];
+    if (last > 0) return id.infog[0];  // the best was the last analysed: it stands
+    return analyse_with(std::vector<MUMPS_INT>(perm));
+  }
+  int analyse_with(const std::vector<MUMPS_INT>& given) {
+    perm = given;
+    id.icntl[6] = 1;
+    id.perm_in = perm.data();
+    return run(1);
+  }
+  std::vector<MUMPS_INT> perm;  // the symmetric permutation of the analysis (1-based)
+
   // JOB = job; a workspace too small (INFO(1) = −8, −9) is retried with ICNTL(14)
   // doubled (the estimate of the analysis can be short with delayed pivots).
   int run(int job) {
@@ -219,14 +260,28 @@ SymmetricFactorization::SymmetricFactorization(const SparseMatrix& pattern, Solv
     : impl_(std::make_unique<Impl>()) {
   if (pattern.rows() != pattern.cols()) throw std::logic_error("SymmetricFactorization: matrix is not square");
   n_ = static_cast<int>(pattern.rows());
-  backend_ = resolve(solver, n_);
   const auto t0 = Clock::now();
-  if (backend_ == Solver::Mumps) {
+  if (solver != Solver::Mumps) {
+    // CHOLMOD's analysis: the backend when it is chosen, and the measure of Auto.
+    cholmod_sparse A = view_lower(pattern);
+    impl_->L = cholmod_analyze(&A, &impl_->c);
+    if (!impl_->L || impl_->c.status < CHOLMOD_OK)
+      throw std::runtime_error("SymmetricFactorization: CHOLMOD symbolic analysis failed");
+    backend_ = resolve(solver, n_, impl_->c.fl);
+    if (backend_ == Solver::Cholmod) {
+      stats_.analyze_seconds = seconds_since(t0);
+      return;
+    }
+    cholmod_free_factor(&impl_->L, &impl_->c);
+  } else {
+    backend_ = Solver::Mumps;
+  }
+  {
 #ifdef SENDA_HAVE_MUMPS
     if (!pattern.isCompressed()) throw std::logic_error("SymmetricFactorization: matrix must be compressed");
     impl_->mumps = std::make_unique<MumpsState>(n_);
     impl_->mumps->set_pattern(pattern);
-    if (impl_->mumps->run(1) < 0)
+    if (impl_->mumps->analyse() < 0)
       throw std::runtime_error("SymmetricFactorization: MUMPS analysis failed (INFOG(1) = " +
                                std::to_string(impl_->mumps->id.infog[0]) + ")");
     stats_.analyze_seconds = seconds_since(t0);
@@ -235,11 +290,6 @@ SymmetricFactorization::SymmetricFactorization(const SparseMatrix& pattern, Solv
     throw std::logic_error("SymmetricFactorization: this build of Senda has no MUMPS backend");
 #endif
   }
-  cholmod_sparse A = view_lower(pattern);
-  impl_->L = cholmod_analyze(&A, &impl_->c);
-  if (!impl_->L || impl_->c.status < CHOLMOD_OK)
-    throw std::runtime_error("SymmetricFactorization: CHOLMOD symbolic analysis failed");
-  stats_.analyze_seconds = seconds_since(t0);
 }
 
 SymmetricFactorization::SymmetricFactorization(const SymmetricFactorization& analysed, CloneTag)
@@ -254,7 +304,7 @@ SymmetricFactorization::SymmetricFactorization(const SymmetricFactorization& ana
     impl_->mumps->jcn = from.jcn;
     impl_->mumps->slot = from.slot;
     impl_->mumps->a.assign(from.slot.size(), 0.0);
-    if (impl_->mumps->run(1) < 0) throw std::runtime_error("SymmetricFactorization: MUMPS analysis failed");
+    if (impl_->mumps->analyse(&from.perm) < 0) throw std::runtime_error("SymmetricFactorization: MUMPS analysis failed");
     stats_.analyze_seconds = seconds_since(t0);
     return;
   }

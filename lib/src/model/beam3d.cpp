@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <Eigen/Geometry>
 #include <unsupported/Eigen/AutoDiff>
 
@@ -28,21 +29,82 @@ namespace {
 }
 
 using Vec12 = Eigen::Matrix<double, 12, 1>;
-using AD1 = Eigen::AutoDiffScalar<Vec12>;
-using AD2 = Eigen::AutoDiffScalar<Eigen::Matrix<AD1, 12, 1>>;
-// For the directional third derivative: one direction (a), one direction (b),
-// then the 12-entry gradient.
-using ADa = Eigen::AutoDiffScalar<Eigen::Matrix<double, 1, 1>>;
-using ADb = Eigen::AutoDiffScalar<Eigen::Matrix<ADa, 1, 1>>;
-using AD3 = Eigen::AutoDiffScalar<Eigen::Matrix<ADb, 12, 1>>;
+// Forward AutoDiff of an energy of N unknowns: first order for the force, nested
+// for the Hessian; for the directional third derivative one direction (a), one
+// direction (b), then the N-entry gradient.
+template <int N>
+struct AD {
+  using V = Eigen::Matrix<double, N, 1>;
+  using S1 = Eigen::AutoDiffScalar<V>;
+  using S2 = Eigen::AutoDiffScalar<Eigen::Matrix<S1, N, 1>>;
+  using Sa = Eigen::AutoDiffScalar<Eigen::Matrix<double, 1, 1>>;
+  using Sb = Eigen::AutoDiffScalar<Eigen::Matrix<Sa, 1, 1>>;
+  using S3 = Eigen::AutoDiffScalar<Eigen::Matrix<Sb, N, 1>>;
+};
 
 // The double value of a (possibly nested) AutoDiff scalar, for the branch tests.
 double value_of(double x) { return x; }
-double value_of(const AD1& x) { return x.value(); }
-double value_of(const AD2& x) { return x.value().value(); }
-double value_of(const ADa& x) { return x.value(); }
-double value_of(const ADb& x) { return x.value().value(); }
-double value_of(const AD3& x) { return x.value().value().value(); }
+template <class D>
+double value_of(const Eigen::AutoDiffScalar<D>& x) {
+  return value_of(x.value());
+}
+
+// f = ∂W/∂u (f non-null) and K = ∂²W/∂u² (K non-null) of W = energy(x), energy a
+// generic callable on Eigen::Matrix<T, N, 1> (S.6).
+template <int N, class Energy>
+void ad_force_tangent(const Energy& energy, const Eigen::Matrix<double, N, 1>& u, Eigen::VectorXd* f,
+                      Eigen::MatrixXd* K) {
+  using V = typename AD<N>::V;
+  using S1 = typename AD<N>::S1;
+  using S2 = typename AD<N>::S2;
+  if (!K) {
+    if (!f) return;
+    Eigen::Matrix<S1, N, 1> x;
+    for (int i = 0; i < N; ++i) x[i] = S1(u[i], V::Unit(i));
+    *f = energy(x).derivatives();
+    return;
+  }
+  // Seeds: x_i = (u_i + δu_i) as an S1 whose own derivative is e_i, and the outer
+  // derivative e_i as well, so that W.value().derivatives() = ∂W/∂u and
+  // W.derivatives()[j].derivatives() = ∂²W/∂u∂u_j.
+  Eigen::Matrix<S2, N, 1> x;
+  for (int i = 0; i < N; ++i) {
+    Eigen::Matrix<S1, N, 1> d;
+    for (int j = 0; j < N; ++j) d[j] = S1(i == j ? 1.0 : 0.0, V::Zero());
+    x[i] = S2(S1(u[i], V::Unit(i)), d);
+  }
+  const S2 W = energy(x);
+  if (f) *f = W.value().derivatives();
+  Eigen::Matrix<double, N, N> H;
+  for (int j = 0; j < N; ++j) H.col(j) = W.derivatives()[j].derivatives();
+  // Mixed partials from AutoDiff agree to round-off; the average makes K exactly
+  // symmetric for the symmetric factorizations.
+  *K = 0.5 * (H + H.transpose());
+}
+
+// ∇(K a)·b = ∂/∂u (aᵀ K(u) b): x_i = u_i + t a_i + s b_i + δu_i, W(x) differentiated
+// in t, s and δu gives ∂³W/∂t∂s∂u_j = Σ W_{,ikj} a_i b_k at t = s = 0 (S.6).
+template <int N, class Energy>
+Eigen::VectorXd ad_tangent_derivative(const Energy& energy, const Eigen::Matrix<double, N, 1>& u,
+                                      const Eigen::Matrix<double, N, 1>& a, const Eigen::Matrix<double, N, 1>& b) {
+  using Sa = typename AD<N>::Sa;
+  using Sb = typename AD<N>::Sb;
+  using S3 = typename AD<N>::S3;
+  using Va = Eigen::Matrix<double, 1, 1>;
+  using Vb = Eigen::Matrix<Sa, 1, 1>;
+  Eigen::Matrix<S3, N, 1> x;
+  for (int i = 0; i < N; ++i) {
+    const Sa base(u[i], Va::Constant(a[i]));
+    const Sb xs(base, Vb::Constant(Sa(b[i], Va::Zero())));
+    Eigen::Matrix<Sb, N, 1> d;
+    for (int j = 0; j < N; ++j) d[j] = Sb(Sa(i == j ? 1.0 : 0.0, Va::Zero()), Vb::Constant(Sa(0.0, Va::Zero())));
+    x[i] = S3(xs, d);
+  }
+  const S3 W = energy(x);
+  Eigen::VectorXd out(N);
+  for (int j = 0; j < N; ++j) out[j] = W.derivatives()[j].derivatives()[0].derivatives()[0];
+  return out;
+}
 
 template <class T>
 using V3 = Eigen::Matrix<T, 3, 1>;
@@ -181,10 +243,6 @@ T energy_of(const Eigen::Matrix<T, 12, 1>& u, const Eigen::Vector3d& xa, const E
   return C<T>(0.5 * L0) * w;  // (S.5)
 }
 
-Vec12 checked(const Eigen::VectorXd& u_e) {
-  if (u_e.size() != 12) misuse("Beam3D: u_e must have 12 entries", __LINE__);
-  return u_e;
-}
 }  // namespace
 
 Eigen::Matrix3d rotation_matrix(const Eigen::Vector3d& psi) {
@@ -219,7 +277,8 @@ Eigen::Vector3d rotation_vector(const Eigen::Matrix3d& R) {
 }
 
 Beam3D::Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb,
-               const Beam3DSection& section, const Eigen::Vector3d& ref)
+               const Beam3DSection& section, const Eigen::Vector3d& ref, const Beam3DEnd& end_a,
+               const Beam3DEnd& end_b)
     : id_(id), node_a_(node_a), node_b_(node_b), xa_(xa), xb_(xb), section_(section) {
   const std::string name = "beam " + std::to_string(id);
   const Eigen::Vector3d d = xb - xa;
@@ -241,9 +300,36 @@ Beam3D::Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const 
   R0_.col(0) = e1;
   R0_.col(1) = e2;
   R0_.col(2) = e1.cross(e2);
+  // The dofs, and P (full_state = P u_e) column by column.
   dofs_.reserve(12);
-  for (int n : {node_a, node_b})
-    for (int c = 0; c < kComponents; ++c) dofs_.push_back({n, static_cast<Component>(c)});
+  std::vector<Vec12> columns;
+  const Beam3DEnd ends[2] = {end_a, end_b};
+  for (int k = 0; k < 2; ++k) {
+    const int n = k == 0 ? node_a : node_b;
+    const Beam3DEnd& end = ends[k];
+    if (end.slot < 0 || (end.spin_held && end.slot == 0)) misuse(name + ": bad end", __LINE__);
+    for (int c = 0; c < 3; ++c) {
+      dofs_.push_back({n, static_cast<Component>(c)});
+      columns.push_back(Vec12::Unit(6 * k + c));
+    }
+    if (!end.spin_held) {
+      for (int c = 0; c < 3; ++c) {
+        dofs_.push_back({n, static_cast<Component>(3 + c), end.slot == 0 ? 0 : end.slot + c});
+        columns.push_back(Vec12::Unit(6 * k + 3 + c));
+      }
+      continue;
+    }
+    // ψ = a₂ e₂ + a₃ e₃ (S.10); the extra dofs carry the components Ry, Rz.
+    plain_ = false;
+    for (int c = 1; c < 3; ++c) {
+      dofs_.push_back({n, static_cast<Component>(3 + c), end.slot + c - 1});
+      Vec12 col = Vec12::Zero();
+      col.segment<3>(6 * k + 3) = R0_.col(c);
+      columns.push_back(col);
+    }
+  }
+  P_.resize(12, static_cast<Eigen::Index>(columns.size()));
+  for (std::size_t j = 0; j < columns.size(); ++j) P_.col(static_cast<Eigen::Index>(j)) = columns[j];
 }
 
 std::string Beam3D::describe() const {
@@ -251,7 +337,7 @@ std::string Beam3D::describe() const {
 }
 
 Eigen::Matrix<double, 6, 1> Beam3D::strains(const Eigen::VectorXd& u_e) const {
-  return strains_of<double>(checked(u_e), xa_, xb_, L0_, R0_);
+  return strains_of<double>(full_state(u_e), xa_, xb_, L0_, R0_);
 }
 
 Eigen::Matrix<double, 6, 1> Beam3D::stress_resultants(const Eigen::VectorXd& u_e) const {
@@ -264,67 +350,86 @@ Eigen::Matrix<double, 6, 1> Beam3D::stress_resultants(const Eigen::VectorXd& u_e
 
 Eigen::Matrix3d Beam3D::section_frame(const Eigen::VectorXd& u_e) const {
   Eigen::Vector3d omega;
-  const Quat<double> qm = midpoint_rotation<double>(checked(u_e), omega);
+  const Quat<double> qm = midpoint_rotation<double>(full_state(u_e), omega);
   Eigen::Matrix3d F;
   for (int i = 0; i < 3; ++i) F.col(i) = rotate(qm, Eigen::Vector3d(R0_.col(i)));
   return F;
 }
 
 double Beam3D::energy(const Eigen::VectorXd& u_e) const {
-  return energy_of<double>(checked(u_e), xa_, xb_, L0_, R0_, section_);
+  return energy_of<double>(full_state(u_e), xa_, xb_, L0_, R0_, section_);
+}
+
+Vec12 Beam3D::full_state(const Eigen::VectorXd& u_e) const {
+  if (u_e.size() != P_.cols()) misuse("Beam3D: u_e must have one entry per dof", __LINE__);
+  if (plain_) return u_e;
+  return P_ * u_e;
 }
 
 void Beam3D::compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const {
-  const Vec12 u = checked(u_e);
-  if (!K_e) {
-    if (!f_e) return;
-    Eigen::Matrix<AD1, 12, 1> x;
-    for (int i = 0; i < 12; ++i) x[i] = AD1(u[i], Vec12::Unit(i));
-    const AD1 W = energy_of(x, xa_, xb_, L0_, R0_, section_);
-    *f_e = W.derivatives();
+  const Vec12 u = full_state(u_e);
+  const auto W = [&](const auto& x) { return energy_of(x, xa_, xb_, L0_, R0_, section_); };
+  if (plain_) {
+    ad_force_tangent<12>(W, u, f_e, K_e);
     return;
   }
-  // Seeds: x_i = (u_i + δu_i) as an AD1 whose own derivative is e_i, and the
-  // outer derivative e_i as well, so that W.value().derivatives() = ∂W/∂u and
-  // W.derivatives()[j].derivatives() = ∂²W/∂u∂u_j (S.6).
-  Eigen::Matrix<AD2, 12, 1> x;
-  for (int i = 0; i < 12; ++i) {
-    Eigen::Matrix<AD1, 12, 1> d;
-    for (int j = 0; j < 12; ++j) d[j] = AD1(i == j ? 1.0 : 0.0, Vec12::Zero());
-    x[i] = AD2(AD1(u[i], Vec12::Unit(i)), d);
-  }
-  const AD2 W = energy_of(x, xa_, xb_, L0_, R0_, section_);
-  if (f_e) *f_e = W.value().derivatives();
-  Eigen::Matrix<double, 12, 12> K;
-  for (int j = 0; j < 12; ++j) K.col(j) = W.derivatives()[j].derivatives();
-  // Mixed partials from AutoDiff agree to round-off; the average makes K exactly
-  // symmetric for the symmetric factorizations.
-  *K_e = 0.5 * (K + K.transpose());
+  // u = P u_e, P constant: f_e = Pᵀ f, K_e = Pᵀ K P.
+  Eigen::VectorXd f;
+  Eigen::MatrixXd K;
+  ad_force_tangent<12>(W, u, f_e ? &f : nullptr, K_e ? &K : nullptr);
+  if (f_e) *f_e = P_.transpose() * f;
+  if (K_e) *K_e = P_.transpose() * K * P_;
 }
 
 bool Beam3D::tangent_derivative(const Eigen::VectorXd& u_e, const Eigen::VectorXd& a_e, const Eigen::VectorXd& b_e,
                                 Eigen::VectorXd& out_e) const {
-  const Vec12 u = checked(u_e), a = checked(a_e), b = checked(b_e);
-  using Va = Eigen::Matrix<double, 1, 1>;
-  using Vb = Eigen::Matrix<ADa, 1, 1>;
-  // x_i = u_i + t a_i + s b_i + δu_i: W(x) differentiated in t, s and δu gives
-  // ∂³W/∂t∂s∂u_j = Σ W_{,ikj} a_i b_k at t = s = 0 (S.6).
-  Eigen::Matrix<AD3, 12, 1> x;
-  for (int i = 0; i < 12; ++i) {
-    const ADa base(u[i], Va::Constant(a[i]));
-    const ADb xs(base, Vb::Constant(ADa(b[i], Va::Zero())));
-    Eigen::Matrix<ADb, 12, 1> d;
-    for (int j = 0; j < 12; ++j) d[j] = ADb(ADa(i == j ? 1.0 : 0.0, Va::Zero()), Vb::Constant(ADa(0.0, Va::Zero())));
-    x[i] = AD3(xs, d);
-  }
-  const AD3 W = energy_of(x, xa_, xb_, L0_, R0_, section_);
-  out_e.resize(12);
-  for (int j = 0; j < 12; ++j) out_e[j] = W.derivatives()[j].derivatives()[0].derivatives()[0];
+  const auto W = [&](const auto& x) { return energy_of(x, xa_, xb_, L0_, R0_, section_); };
+  const Eigen::VectorXd out = ad_tangent_derivative<12>(W, full_state(u_e), full_state(a_e), full_state(b_e));
+  out_e = plain_ ? out : Eigen::VectorXd(P_.transpose() * out);
+  return true;
+}
+
+namespace {
+// ½ K θ², θ the angle of exp(−ψ̂_n) exp(ψ̂_m) (S.11); u = (ψ_n, ψ_m).
+template <class T>
+T ball_spring_energy(const Eigen::Matrix<T, 6, 1>& u, double K) {
+  const Quat<T> qn = quat_exp(V3<T>(u.template head<3>())), qm = quat_exp(V3<T>(u.template tail<3>()));
+  Quat<T> qr = conj(qn) * qm;
+  if (value_of(qr.w) < 0.0) qr = {C<T>(-qr.w), V3<T>(-qr.v)};
+  const V3<T> omega = quat_log(qr);
+  return C<T>(0.5 * K) * dot(omega, omega);
+}
+
+Eigen::Matrix<double, 6, 1> checked6(const Eigen::VectorXd& u_e) {
+  if (u_e.size() != 6) misuse("BallJointSpring: u_e must have 6 entries", __LINE__);
+  return u_e;
+}
+}  // namespace
+
+BallJointSpring::BallJointSpring(int node, int slot, double K, std::string name) : K_(K), name_(std::move(name)) {
+  if (!(K > 0.0) || slot < 1) misuse("BallJointSpring: K must be > 0 and slot >= 1", __LINE__);
+  for (int c = 3; c < 6; ++c) dofs_.push_back({node, static_cast<Component>(c)});
+  for (int c = 3; c < 6; ++c) dofs_.push_back({node, static_cast<Component>(c), slot + c - 3});
+}
+
+double BallJointSpring::energy(const Eigen::VectorXd& u_e) const {
+  return ball_spring_energy<double>(checked6(u_e), K_);
+}
+
+void BallJointSpring::compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const {
+  ad_force_tangent<6>([&](const auto& x) { return ball_spring_energy(x, K_); }, checked6(u_e), f_e, K_e);
+}
+
+bool BallJointSpring::tangent_derivative(const Eigen::VectorXd& u_e, const Eigen::VectorXd& a_e,
+                                         const Eigen::VectorXd& b_e, Eigen::VectorXd& out_e) const {
+  out_e = ad_tangent_derivative<6>([&](const auto& x) { return ball_spring_energy(x, K_); }, checked6(u_e),
+                                   checked6(a_e), checked6(b_e));
   return true;
 }
 
 std::vector<int> mesh_member_3d(Model& model, int node_a, int node_b, int n, const Beam3DSection& section,
-                                const Eigen::Vector3d& ref, int first_node_id, int first_element_id) {
+                                const Eigen::Vector3d& ref, int first_node_id, int first_element_id,
+                                const Beam3DEnd& end_a, const Beam3DEnd& end_b) {
   if (model.dim() != 3) misuse("mesh_member_3d: Beam3D needs a 3D model", __LINE__);
   if (n < 1) misuse("mesh_member_3d: n must be >= 1", __LINE__);
   if (node_a < 0 || node_a >= model.node_count() || node_b < 0 || node_b >= model.node_count() || node_a == node_b)
@@ -337,7 +442,8 @@ std::vector<int> mesh_member_3d(Model& model, int node_a, int node_b, int n, con
   for (int k = 0; k < n; ++k)
     model.add_element(std::make_unique<Beam3D>(first_element_id + k, nodes[k], nodes[k + 1],
                                                model.node_position(nodes[k]), model.node_position(nodes[k + 1]),
-                                               section, ref));
+                                               section, ref, k == 0 ? end_a : Beam3DEnd{},
+                                               k + 1 == n ? end_b : Beam3DEnd{}));
   return nodes;
 }
 

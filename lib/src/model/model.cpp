@@ -53,10 +53,10 @@ void Model::add_element(std::unique_ptr<Element> e) {
   elements_.push_back(std::move(e));
 }
 
-int Model::add_dof(int node, Component c, std::string label) {
+int Model::add_dof(int node, Component c, std::string label, std::string name) {
   check_mutable();
   check_node(node);
-  nodes_[node].extra.push_back({c, std::move(label)});
+  nodes_[node].extra.push_back({c, std::move(label), std::move(name)});
   return extra_dof_count(node);
 }
 
@@ -305,8 +305,12 @@ double Model::force_terms(const Vector& q, double /*lambda*/) const {
 std::string Model::dof_name(int i) const {
   const DofRef& d = eq_dof_[i];
   const Node& n = nodes_[d.node];
+  if (d.slot > 0) {
+    const ExtraDof& x = n.extra[d.slot - 1];
+    return "node " + std::to_string(n.id) + " " + (x.name.empty() ? to_string(d.component) : x.name) + " (" +
+           x.label + ")";
+  }
   std::string s = "node " + std::to_string(n.id) + " " + to_string(d.component);
-  if (d.slot > 0) s += " (" + n.extra[d.slot - 1].label + ")";
   return s;
 }
 

@@ -57,6 +57,11 @@ struct Options {
   bool auto_scale = true;          // scale unknowns per kind from the first tangent
   double psi = 1.0;                // weight of λ in the scaled norm
   linalg::Solver linear_solver = linalg::Solver::Auto;  // backend of the factorizations of K
+  // The factorization of an accepted point is the last Newton iteration's (K at the
+  // iterate before the final update) when that provably changes no sign of the
+  // spectrum (eq. 2.12: the estimated spectral radius of K₀⁻¹(K − K₀) below
+  // kReuseRadius); otherwise, and with false, K is factorized at the point.
+  bool reuse_factorization = true;
   // Polled before every trial step (each cut included) and every Newton iteration:
   // true ends the path as Interrupted at once (a step being tried is dropped).
   std::function<bool()> stop_requested;
@@ -95,8 +100,16 @@ Crossing crossing_between(const PathPoint& before, const PathPoint& after);
 struct Stats {
   long steps = 0, failed_steps = 0, newton_iterations = 0;
   long residual_evaluations = 0, tangent_assemblies = 0;
+  // Accepted points (and cut steps' trials that got that far) whose factorization
+  // was the last Newton iteration's, and those refactorized because the estimate of
+  // eq. (2.12) did not allow it (a crossing within ~100 Newton updates of the point).
+  long reused_factorizations = 0, refused_reuses = 0;
   double assembly_seconds = 0.0;
 };
+
+// Reuse of the last Newton factorization at an accepted point (eq. 2.12): allowed
+// when the power-iteration estimate of ρ(K₀⁻¹ ΔK) is at most this.
+inline constexpr double kReuseRadius = 1e-2;
 
 // ‖ |K| |q| ‖ (entrywise absolute values): a force scale of the terms of K q (eq. 2.9).
 double abs_product_norm(const SparseMatrix& K, const Vector& q);
@@ -153,7 +166,9 @@ class PathFollower {
   double step_length() const { return ds_; }
   // Δs₀ fixed at start().
   double initial_step_length() const { return ds0_; }
-  // Factorization of K at current().
+  // Factorization of K at current(), or, with Options::reuse_factorization, of K at
+  // the last Newton iterate of its step (a Newton update away; the same inertia and
+  // sign of det K, eq. 2.12). Its solves are K⁻¹ at the point to that accuracy.
   const linalg::SymmetricFactorization& factorization() const { return *point_; }
   // Factorizations spent in Newton iterations (work) and at accepted points.
   long factorizations() const { return work_->stats().factorizations + point_->stats().factorizations; }
@@ -172,6 +187,11 @@ class PathFollower {
   bool correct(const Constraint& constraint, Vector& q, double& lambda, const StepFrame& frame, const Vector& q_start, double lambda_start,
                int& iterations, double& residual, std::string& why);
   bool assemble_and_factor(linalg::SymmetricFactorization& f, const Vector& q, double lambda);
+  // The factorization of K at a converged point (q, λ) in work_: the last Newton
+  // iteration's when eq. (2.12) allows it, else a new one. False when K is singular.
+  bool point_factorization(const Vector& q, double lambda);
+  // Power-iteration estimate of ρ(K₀⁻¹ (K_ − K₀)), K₀ the matrix of work_ (values in K0_).
+  double reuse_radius();
   // The unit tangent at (q, λ), oriented along orient when given; with commit false
   // only *cos_previous (its cosine with the current tangent, scaled norm) is set.
   bool tangent_at(const Vector& q, double lambda, const Vector* orient_q, double orient_l,
@@ -197,6 +217,8 @@ class PathFollower {
   std::unique_ptr<linalg::SymmetricFactorization> work_;   // Newton iterations
   std::unique_ptr<linalg::SymmetricFactorization> point_;  // K at current()
   SparseMatrix K_;
+  std::vector<double> K0_;                  // values of K at the last Newton iterate (eq. 2.12)
+  Vector z1_, z2_, y1_, y2_;                // power iteration of eq. (2.12)
   Scaling scaling_;
   Termination termination_ = Termination::Running;
   std::string message_;

@@ -32,17 +32,25 @@ enum class FactorStatus {
 };
 const char* to_string(FactorStatus s);
 
-// Which sparse factorization does the work. Auto: CHOLMOD below
-// kMumpsAutoUnknowns unknowns, MUMPS from there on (docs/performance.md, the
-// measurement that sets it); CHOLMOD always when Senda is built without MUMPS.
+// Which sparse factorization does the work. Auto: MUMPS when the pattern's
+// factorization is dense work, CHOLMOD otherwise (and always when Senda is built
+// without MUMPS). The measure is CHOLMOD's own symbolic analysis (AMD), done first:
+// its predicted flops per unknown. MUMPS's multifrontal fronts run dense BLAS
+// kernels (3–10× CHOLMOD's simplicial LDLᵀ on the space grids with OpenBLAS) but
+// cost ~5 µs per unknown and per call on patterns with no fill (the tridiagonal
+// Bratu matrix: 5.5 s against CHOLMOD's 0.05 s at 10⁶ unknowns), so the choice is by
+// work, not by size (docs/performance.md, "CHOLMOD against MUMPS").
 enum class Solver { Auto, Cholmod, Mumps };
 const char* to_string(Solver s);
 std::optional<Solver> solver_from_string(std::string_view s);
 // True when this build has the MUMPS backend.
 bool mumps_available();
-inline constexpr int kMumpsAutoUnknowns = 5000;
-// The backend Auto stands for at n unknowns (Cholmod and Mumps stand for themselves).
-Solver resolve(Solver s, int n);
+inline constexpr int kMumpsAutoMinUnknowns = 1000;
+inline constexpr double kMumpsAutoFlopsPerUnknown = 5000.0;
+// The backend Auto stands for at n unknowns whose CHOLMOD analysis predicts
+// `flops` floating-point operations per factorization (Cholmod and Mumps stand for
+// themselves).
+Solver resolve(Solver s, int n, double flops);
 
 // Work counters; kept per factorization object (no global state).
 struct FactorStats {
@@ -56,7 +64,7 @@ struct FactorStats {
 class SymmetricFactorization {
  public:
   // Symbolic analysis of the pattern of K (both triangles or the lower one) by
-  // the backend resolve(solver, n). Solver::Mumps in a build without MUMPS throws
+  // the backend resolve(solver, n, flops). Solver::Mumps in a build without MUMPS throws
   // std::logic_error.
   explicit SymmetricFactorization(const SparseMatrix& pattern, Solver solver = Solver::Auto);
   ~SymmetricFactorization();
@@ -66,7 +74,8 @@ class SymmetricFactorization {
   // A second, independent factorization object for the same pattern that copies
   // this one's symbolic analysis (ordering, elimination tree) instead of redoing
   // it: the analysis costs as much as several numeric factorizations of a sparse K.
-  // (MUMPS cannot copy an analysis between instances: its clone analyses again.)
+  // (MUMPS cannot copy an analysis between instances: its clone analyses again,
+  // with the ordering of this one given, so that no ordering is computed.)
   std::unique_ptr<SymmetricFactorization> clone_analysis() const;
 
   // Numeric factorization of K (same pattern as at construction; only the lower

@@ -25,6 +25,7 @@
 // tangent becomes singular there), and the energy is discontinuous where the
 // relative rotation of one element reaches π (never for a reasonable mesh).
 #include <Eigen/Core>
+#include <string>
 #include <vector>
 
 #include "senda/model/element.hpp"
@@ -44,13 +45,28 @@ struct Beam3DSection {
   double EI3 = 0.0;  // bending about e₃
 };
 
+// Which rotation unknowns an element end refers to (ball joints, docs/notes/beam3d.md
+// S.10). slot 0: the node's own rotation vector (rx ry rz of the node: a rigid
+// joint). slot s > 0: the member's own rotation vector at the node, the extra dofs
+// s, s+1, s+2 of Model::add_dof (components rx ry rz, global axes), unless
+// spin_held: then the two extra dofs s, s+1 are its components along the
+// reference section axes e₂ and e₃, and the one along e₁ is held at 0 (the rule
+// that removes the spin of a member ball-jointed at both ends).
+struct Beam3DEnd {
+  int slot = 0;
+  bool spin_held = false;
+};
+
 class Beam3D final : public Element {
  public:
   // xa, xb reference coordinates of node_a and node_b; ref a vector not parallel to
   // xb − xa: e₂ is its part normal to the member (throws std::invalid_argument if
-  // it is parallel, zero, or any stiffness is not > 0).
+  // it is parallel, zero, or any stiffness is not > 0). end_a, end_b: the rotation
+  // unknowns of each end (default: the nodes' own); the local vector u_e has 12
+  // entries, 11 or 10 with spin_held ends (dofs() order).
   Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb,
-         const Beam3DSection& section, const Eigen::Vector3d& ref);
+         const Beam3DSection& section, const Eigen::Vector3d& ref, const Beam3DEnd& end_a = {},
+         const Beam3DEnd& end_b = {});
 
   const std::vector<DofRef>& dofs() const override { return dofs_; }
   double energy(const Eigen::VectorXd& u_e) const override;
@@ -71,6 +87,9 @@ class Beam3D final : public Element {
   Eigen::Matrix3d section_frame(const Eigen::VectorXd& u_e) const;
   // (N, Q₂, Q₃, T, M₂, M₃) = (C_N Γ, C_M κ).
   Eigen::Matrix<double, 6, 1> stress_resultants(const Eigen::VectorXd& u_e) const;
+  // The 12 entries (u_a, ψ_a, u_b, ψ_b), global components, of the local vector u_e:
+  // u_e itself unless an end holds its spin (then ψ = R₀ (0, a₂, a₃)).
+  Eigen::Matrix<double, 12, 1> full_state(const Eigen::VectorXd& u_e) const;
 
  private:
   int id_, node_a_, node_b_;
@@ -78,6 +97,31 @@ class Beam3D final : public Element {
   double L0_;
   Eigen::Matrix3d R0_;
   Beam3DSection section_;
+  std::vector<DofRef> dofs_;
+  // full_state = P_ u_e: a linear map (12 × dofs), the identity if no end holds its spin.
+  bool plain_ = true;
+  Eigen::Matrix<double, 12, Eigen::Dynamic> P_;
+};
+
+// An isotropic rotational spring across a ball joint: joins the rotation vector ψ_n of
+// a node to a member's own rotation vector ψ_m there (Beam3DEnd slot, not spin_held),
+//   W = ½ K |log(exp(−ψ̂_n) exp(ψ̂_m))|² = ½ K θ²,                         (S.11)
+// θ the angle of the relative rotation (< π): objective (a rigid rotation of both
+// leaves W unchanged) and, for small θ, a moment K θ about the relative rotation's
+// axis. dofs: the node's rx ry rz, then the member's own three.
+class BallJointSpring final : public Element {
+ public:
+  BallJointSpring(int node, int slot, double K, std::string name);
+  const std::vector<DofRef>& dofs() const override { return dofs_; }
+  double energy(const Eigen::VectorXd& u_e) const override;
+  void compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const override;
+  bool tangent_derivative(const Eigen::VectorXd& u_e, const Eigen::VectorXd& a_e, const Eigen::VectorXd& b_e,
+                          Eigen::VectorXd& out_e) const override;
+  std::string describe() const override { return name_; }
+
+ private:
+  double K_;
+  std::string name_;
   std::vector<DofRef> dofs_;
 };
 
@@ -90,7 +134,10 @@ Eigen::Vector3d rotation_vector(const Eigen::Matrix3d& R);
 // into n equal Beam3D elements, as mesh_member does for Beam2D (beam2d.hpp): the
 // n − 1 intermediate nodes get ids first_node_id, …, the elements ids
 // first_element_id, …; returns the n + 1 node indices along the member.
+// end_a, end_b: the rotation unknowns of the member's ends (ball joints; the
+// intermediate nodes are the member's own).
 std::vector<int> mesh_member_3d(Model& model, int node_a, int node_b, int n, const Beam3DSection& section,
-                                const Eigen::Vector3d& ref, int first_node_id, int first_element_id);
+                                const Eigen::Vector3d& ref, int first_node_id, int first_element_id,
+                                const Beam3DEnd& end_a = {}, const Beam3DEnd& end_b = {});
 
 }  // namespace senda::model

@@ -13,8 +13,8 @@
 // add_dof(node, c, label) adds a further unknown of kind c at the node (slot 1, 2,
 // … of DofRef): an element end that refers to it moves with the node's other
 // components but has its own c. A hinge (moment release) is a member end with its
-// own rz slot; its equation comes right after the node's own ones, and dof_name
-// calls it "node 3 rz (member 2)". Supports and loads act on the node's own
+// own rz slot (in 3D, a ball joint: its own rx ry rz slots); its equations come
+// right after the node's own ones, and dof_name calls it "node 3 rz (member 2)". Supports and loads act on the node's own
 // components (slot 0) only.
 #include <Eigen/Core>
 #include <memory>
@@ -44,8 +44,10 @@ class Model final : public Problem {
   int add_node(int id, const Eigen::Vector3d& x);
   void add_element(std::unique_ptr<Element> e);
   // An additional unknown of component c at node (see the DOF map above); returns
-  // its slot (1, 2, …). label names it in dof_name ("member 2").
-  int add_dof(int node, Component c, std::string label);
+  // its slot (1, 2, …). label names it in dof_name ("member 2"); name, if given,
+  // replaces the component's name there ("r2": a component in a member's section
+  // axes, Beam3DEnd::spin_held).
+  int add_dof(int node, Component c, std::string label, std::string name = {});
   void fix(int node, Component c);
   void add_load(int node, Component c, double value);       // reference pattern r
   void add_dead_load(int node, Component c, double value);  // dead load d
@@ -99,6 +101,7 @@ class Model final : public Problem {
   struct ExtraDof {
     Component c;
     std::string label;
+    std::string name;  // replaces to_string(c) in dof_name if not empty
     bool used = false;
     int eq = -1;
   };
