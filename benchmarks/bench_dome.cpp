@@ -5,7 +5,11 @@
 // the peak memory (getrusage ru_maxrss) is that solver's. Prints JSON.
 //
 //   bench_dome                         34 rings (10 101 unknowns), mumps and cholmod
-//   bench_dome --rings N [--rings M ...] [--solver mumps|cholmod|auto ...]
+//   bench_dome --rings N [--rings M ...] [--layers 1|2] [--max-steps S] [--solver mumps|cholmod|auto ...]
+//
+// --max-steps S stops the path after S steps (the .cfg's 200 otherwise): LP1's
+// bracket ends at point 10 at every size (λ in units of P_star, the stop in units of
+// h₁: the path is the same), so S = 10 traces from rest through LP1 and no further.
 //
 // Per run: unknowns, bars, points, Newton iterations, factorizations (path and
 // location), the time of the numeric factorizations and per factorization, the
@@ -14,9 +18,10 @@
 // negative pivots at every point, peak RSS; and per size, the backends compared:
 // the same inertia at every point, the largest relative difference of λ on the path
 // and at LP1. Output: {"runs": [...], "comparisons": [...]}.
-// The run stops when the crown has moved 0.8 h₁ (past LP1 at about 0.3 h₁).
+// The run stops when the crown has moved 0.8 h₁ (past LP1 at about 0.3 h₁), or
+// after --max-steps.
 //
-//   mpirun -np P bench_dome --mpi [--rings N]   (a SENDA_MPI build: distributed MUMPS)
+//   mpirun -np P bench_dome --mpi [--rings N] [--layers L] [--max-steps S]   (a SENDA_MPI build)
 //
 // One MUMPS run in this process (no child: an MPI process does not fork), the
 // factorizations distributed over the P ranks (senda/linalg/distributed.hpp), plus
@@ -83,19 +88,22 @@ nlohmann::json mumps_figures(const Problem& p, const Vector& q, double lambda) {
           {"memory_all_ranks_mb_INFOG22", m.memory_total_mb}};
 }
 
-nlohmann::json run(int rings, linalg::Solver solver) {
+nlohmann::json run(int rings, int layers, int max_steps, linalg::Solver solver) {
   input::DomeOptions o;
   o.rings = rings;
+  o.layers = layers;
   o.max_steps = 200;
   input::Config config = input::Config::parse(input::dome_config(o), "dome-" + std::to_string(rings) + ".cfg");
   config.apply_override("stop.displacement=1 uz " + std::to_string(0.8 * input::crown_height(o)));
   config.apply_override(std::string("linalg.solver=") + linalg::to_string(solver));
+  if (max_steps > 0) config.apply_override("stop.max_steps=" + std::to_string(max_steps));
   const input::Spec spec = input::build(config);
   analysis::Analysis a(*spec.model, spec.analysis);
   PointLog log;
   const analysis::TraceResult r = a.run(log);
   nlohmann::json j;
   j["rings"] = rings;
+  j["layers"] = layers;
   j["solver"] = linalg::to_string(solver);
   j["unknowns"] = r.unknowns;
   j["bars"] = spec.model->element_count();
@@ -103,6 +111,7 @@ nlohmann::json run(int rings, linalg::Solver solver) {
   j["points"] = r.points;
   j["newton_iterations"] = r.stats.newton_iterations;
   j["factorizations"] = r.stats.factorizations;
+  j["factorizations_per_point"] = r.points ? double(r.stats.factorizations) / r.points : 0.0;
   j["locate_factorizations"] = r.stats.locate_factorizations;
   j["time_s"] = {{"total", r.stats.wall_time_s},
                  {"factorize", r.stats.factorize_s},
@@ -134,7 +143,7 @@ nlohmann::json run(int rings, linalg::Solver solver) {
 }
 
 // run() in a child process; its JSON back through a pipe.
-nlohmann::json run_in_child(int rings, linalg::Solver solver) {
+nlohmann::json run_in_child(int rings, int layers, int max_steps, linalg::Solver solver) {
   int fd[2];
   if (pipe(fd) != 0) return {{"error", "pipe failed"}};
   const pid_t pid = fork();
@@ -142,7 +151,7 @@ nlohmann::json run_in_child(int rings, linalg::Solver solver) {
     close(fd[0]);
     std::string text;
     try {
-      text = run(rings, solver).dump();
+      text = run(rings, layers, max_steps, solver).dump();
     } catch (const std::exception& e) {
       text = nlohmann::json{{"error", e.what()}}.dump();
     }
@@ -168,7 +177,7 @@ nlohmann::json run_in_child(int rings, linalg::Solver solver) {
 }  // namespace
 
 // --mpi: one MUMPS run on rank 0, the other ranks serving its factorizations.
-int run_distributed(int& argc, char**& argv, const std::vector<int>& rings) {
+int run_distributed(int& argc, char**& argv, const std::vector<int>& rings, int layers, int max_steps) {
   linalg::MpiSession mpi(argc, argv);
   if (mpi.rank() != 0) {
     mpi.serve_workers();
@@ -176,7 +185,7 @@ int run_distributed(int& argc, char**& argv, const std::vector<int>& rings) {
   }
   nlohmann::json runs = nlohmann::json::array();
   for (int n : rings) {
-    nlohmann::json j = run(n, linalg::Solver::Mumps);
+    nlohmann::json j = run(n, layers, max_steps, linalg::Solver::Mumps);
     j["processes"] = mpi.size();
     runs.push_back(j);
   }
@@ -193,17 +202,22 @@ int main(int argc, char** argv) {
   std::vector<int> rings;
   std::vector<linalg::Solver> solvers;
   bool distributed = false;
+  int layers = 1, max_steps = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--rings" && i + 1 < argc) {
       rings.push_back(std::atoi(argv[++i]));
+    } else if (a == "--layers" && i + 1 < argc) {
+      layers = std::atoi(argv[++i]);
+    } else if (a == "--max-steps" && i + 1 < argc) {
+      max_steps = std::atoi(argv[++i]);
     } else if (a == "--solver" && i + 1 < argc && linalg::solver_from_string(argv[i + 1])) {
       solvers.push_back(*linalg::solver_from_string(argv[++i]));
     } else if (a == "--mpi") {
       distributed = true;
     } else {
-      std::cerr << "usage: bench_dome [--rings N]... [--solver auto|cholmod|mumps]...\n"
-                   "       mpirun -np P bench_dome --mpi [--rings N]...   (SENDA_MPI build)\n";
+      std::cerr << "usage: bench_dome [--rings N]... [--layers 1|2] [--max-steps S] [--solver auto|cholmod|mumps]...\n"
+                   "       mpirun -np P bench_dome --mpi [--rings N]... [--layers 1|2] [--max-steps S]   (SENDA_MPI build)\n";
       return 2;
     }
   }
@@ -212,7 +226,7 @@ int main(int argc, char** argv) {
                               : "bench_dome: this build has the MPI MUMPS: run it as mpirun -np P bench_dome --mpi\n");
     return 2;
   }
-  if (distributed) return run_distributed(argc, argv, rings.empty() ? std::vector<int>{34} : rings);
+  if (distributed) return run_distributed(argc, argv, rings.empty() ? std::vector<int>{34} : rings, layers, max_steps);
   if (rings.empty()) rings = {34};
   if (solvers.empty()) {
     if (linalg::mumps_available()) solvers.push_back(linalg::Solver::Mumps);
@@ -221,7 +235,7 @@ int main(int argc, char** argv) {
   nlohmann::json runs = nlohmann::json::array();
   for (int n : rings)
     for (linalg::Solver s : solvers) {
-      runs.push_back(run_in_child(n, s));
+      runs.push_back(run_in_child(n, layers, max_steps, s));
       std::cerr << "rings " << n << " " << linalg::to_string(s) << ": " << runs.back().value("time_s", nlohmann::json{})
                 << "\n";
     }

@@ -5,7 +5,7 @@ add_test(NAME cli.von_mises
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/von_mises.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/von_mises)
 add_test(NAME cli.bad_input_corpus
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/bad_input.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/bad_input
-          cosim=$<TARGET_FILE:cosim> simulate=$<TARGET_FILE:simulate>)
+          cosim=$<TARGET_FILE:cosim> simulate=$<TARGET_FILE:simulate> dome=$<TARGET_FILE:dome>)
 add_test(NAME cli.determinism.von_mises
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/determinism.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/det_vm problems/von-mises.cfg)
 add_test(NAME cli.determinism.star_dome

@@ -218,3 +218,31 @@ TEST_CASE("bracket evidence: the signs of det K and of the bordered determinant"
   CHECK(bracket_evidence(unknown, b) == BracketEvidence::None);
   CHECK(bracket_evidence(a, unknown) == BracketEvidence::None);
 }
+
+TEST_CASE("von Mises apex imperfection 1e-8: displacement control on the drop passes the maximum with short steps",
+          "[critical][imperfect]") {
+  // Just before the maximum the sway stiffness is ~1e-6 (the two-unknown reference):
+  // K⁻¹ turns the round-off of the residual (~1e-17) into Newton increments of ~6e-12
+  // that no longer decrease. The corrector accepts them once ‖g‖ is at its round-off
+  // floor (docs/theory.md eq. 2.9b); before, its bound 1e-6 Δs shrank with every cut of
+  // the step and short steps ended step-too-small before the maximum, unless g
+  // happened to round to exactly 0. From the imperfect path at λ₀ (below the maximum
+  // by ~5e-7), steps of Δλ ≈ 2e-8 on the drop w must reach and locate LP1.
+  const double eps = 1e-8, Pb = imperfect(0).bifurcation_load();
+  const auto m = imperfect(eps).build();
+  const Reference ref = limit_point(eps);
+  Start st = near_maximum(eps, ref);
+  st.o.control_dof = 1;
+  st.o.monitor_dof = 1;
+  st.o.initial_load_increment = 2e-8;
+  st.o.max_steps = 2000;
+  st.o.max_displacement = 0.5864;  // the drop, past the maximum's 0.5857855
+  FinderOptions fo;
+  std::string why;
+  const std::optional<CriticalPoint> cp = first_critical_point(*m, st.q0, st.lambda0, st.o, fo, &why);
+  INFO(why);
+  REQUIRE(cp);
+  INFO(cp->id << ": " << cp->message);
+  CHECK(cp->kind == CriticalKind::Limit);
+  CHECK(std::abs(cp->lambda - ref.lambda) <= 1e-10 * Pb);
+}

@@ -542,7 +542,13 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
     // first step from rest) tol_r F can be below the noise of the element forces.
     // Asked only once the increments have stagnated (force_terms is one more pass
     // over the elements, as costly as an assembly), and at most once per step.
-    if (it > 0 && residual > options_.residual_tolerance * scale && small_increment()) {
+    // Also when g is small but the increment stagnates above both increment tests:
+    // near a critical point K⁻¹ amplifies the round-off of g into δy, whatever Δs
+    // (eq. 2.9b; the apex-imperfect von Mises truss at ε = 1e-8 near its maximum:
+    // ‖g‖ ≈ 1e-17, sway stiffness 1e-6, δy stuck at 6.5e-12 while 1e-6 Δs was 1e-12,
+    // and cutting Δs only lowered the bound: the step failed at every size).
+    const bool amplified_noise = increment >= 0.5 * previous_increment && increment <= 1e-3 * frame.ds;
+    if (it > 0 && ((residual > options_.residual_tolerance * scale && small_increment()) || amplified_noise)) {
       if (force_terms < 0.0) force_terms = problem_.force_terms(q, lambda);
       if (residual <= 64.0 * std::numeric_limits<double>::epsilon() * std::max(force_terms, term_scale)) {
         iterations = it;

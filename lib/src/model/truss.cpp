@@ -28,49 +28,57 @@ TrussBar::TrussBar(int id, int dim, int node_a, int node_b, const Eigen::Vector3
 
 std::string TrussBar::describe() const { return "truss " + std::to_string(id_); }
 
-void TrussBar::energy_of_length(double l, double* W, double* N, double* dN) const {
-  const double s = l / l0_;  // stretch λ₁
-  double eps = 0, w = 0, n = 0, dn = 0;
+namespace {
+// The strain ε of each measure from δ = λ₁² − 1 = (l² − l₀²)/l₀² and the stretch
+// s = λ₁ = √(1 + δ), without forming s − 1 (which keeps only eps/|ε| of ε's digits):
+//   Green–Lagrange ε = δ/2,  engineering ε = δ/(1 + s),  logarithmic ε = ½ log1p(δ).
+double strain_of(StrainMeasure m, double delta, double s) {
+  switch (m) {
+    case StrainMeasure::GreenLagrange: return 0.5 * delta;
+    case StrainMeasure::Engineering: return delta / (1.0 + s);
+    case StrainMeasure::Logarithmic: return 0.5 * std::log1p(delta);
+  }
+  return 0.0;
+}
+}  // namespace
+
+void TrussBar::energy_of_stretch(double delta, double* W, double* N, double* dN) const {
+  const double s = std::sqrt(1.0 + delta);  // stretch λ₁
+  const double eps = strain_of(measure_, delta, s);
+  double n = 0, dn = 0;
   switch (measure_) {
     case StrainMeasure::GreenLagrange:
-      eps = 0.5 * (s * s - 1.0);
       n = EA_ * eps * s;                 // dW/dl = EA l₀ ε (l/l₀²)
       dn = EA_ / l0_ * (eps + s * s);
       break;
     case StrainMeasure::Engineering:
-      eps = s - 1.0;
       n = EA_ * eps;
       dn = EA_ / l0_;
       break;
     case StrainMeasure::Logarithmic:
-      eps = std::log(s);
       n = EA_ * eps / s;                 // dW/dl = EA l₀ ε / l
       dn = EA_ / l0_ * (1.0 - eps) / (s * s);
       break;
   }
-  w = 0.5 * EA_ * l0_ * eps * eps;
-  if (W) *W = w;
+  if (W) *W = 0.5 * EA_ * l0_ * eps * eps;
   if (N) *N = n;
   if (dN) *dN = dn;
 }
 
+double TrussBar::stretch_defect(double l) const { return (l - l0_) * (l + l0_) / (l0_ * l0_); }
+
+void TrussBar::energy_of_length(double l, double* W, double* N, double* dN) const {
+  energy_of_stretch(stretch_defect(l), W, N, dN);
+}
+
 double TrussBar::energy_quotient(double la, double lb) const {
-  const double sa = la / l0_, sb = lb / l0_;
-  double ea = 0, eb = 0, de_dl = 0;  // ε(la), ε(lb), (ε(lb) − ε(la))/(lb − la)
+  const double da = stretch_defect(la), db = stretch_defect(lb);
+  const double ea = strain_of(measure_, da, la / l0_), eb = strain_of(measure_, db, lb / l0_);
+  double de_dl = 0;  // (ε(lb) − ε(la))/(lb − la)
   switch (measure_) {
-    case StrainMeasure::GreenLagrange:
-      ea = 0.5 * (sa * sa - 1.0);
-      eb = 0.5 * (sb * sb - 1.0);
-      de_dl = (la + lb) / (2.0 * l0_ * l0_);
-      break;
-    case StrainMeasure::Engineering:
-      ea = sa - 1.0;
-      eb = sb - 1.0;
-      de_dl = 1.0 / l0_;
-      break;
+    case StrainMeasure::GreenLagrange: de_dl = (la + lb) / (2.0 * l0_ * l0_); break;
+    case StrainMeasure::Engineering: de_dl = 1.0 / l0_; break;
     case StrainMeasure::Logarithmic: {
-      ea = std::log(sa);
-      eb = std::log(sb);
       const double x = (lb - la) / la;  // ln(lb/la)/(lb − la) = log1p(x)/(x la)
       de_dl = x == 0.0 ? 1.0 / la : std::log1p(x) / (x * la);
       break;
@@ -80,31 +88,44 @@ double TrussBar::energy_quotient(double la, double lb) const {
 }
 
 namespace {
-Eigen::Vector3d chord(int dim, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, const Eigen::VectorXd& u) {
-  Eigen::Vector3d d = xb - xa;
-  for (int c = 0; c < dim; ++c) d[c] += u[dim + c] - u[c];
-  return d;
+// The current chord d = ΔX + Δu and δ = (l² − l₀²)/l₀² = Δu·(2ΔX + Δu)/l₀², the latter from
+// the displacements: l² − l₀² formed from l would cancel all but eps/|δ| of its digits
+// (a shallow lattice's bars strain by ~1e-6 at their snap; docs/theory.md §1.2).
+struct Chord {
+  Eigen::Vector3d d;
+  double delta;
+};
+Chord chord(int dim, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double l0, const Eigen::VectorXd& u) {
+  const Eigen::Vector3d X = xb - xa;
+  Chord c{X, 0.0};
+  for (int k = 0; k < dim; ++k) {
+    const double du = u[dim + k] - u[k];
+    c.d[k] += du;
+    c.delta += du * (2.0 * X[k] + du);
+  }
+  c.delta /= l0 * l0;
+  return c;
 }
 }  // namespace
 
 double TrussBar::energy(const Eigen::VectorXd& u_e) const {
   double W;
-  energy_of_length(chord(dim_, xa_, xb_, u_e).norm(), &W, nullptr, nullptr);
+  energy_of_stretch(chord(dim_, xa_, xb_, l0_, u_e).delta, &W, nullptr, nullptr);
   return W;
 }
 
 double TrussBar::axial_force(const Eigen::VectorXd& u_e) const {
   double N;
-  energy_of_length(chord(dim_, xa_, xb_, u_e).norm(), nullptr, &N, nullptr);
+  energy_of_stretch(chord(dim_, xa_, xb_, l0_, u_e).delta, nullptr, &N, nullptr);
   return N;
 }
 
 void TrussBar::compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const {
-  const Eigen::Vector3d d = chord(dim_, xa_, xb_, u_e);
-  const double l = d.norm();
-  const Eigen::Vector3d n = d / l;
+  const Chord c = chord(dim_, xa_, xb_, l0_, u_e);
+  const double l = c.d.norm();
+  const Eigen::Vector3d n = c.d / l;
   double N, dN;
-  energy_of_length(l, nullptr, &N, &dN);
+  energy_of_stretch(c.delta, nullptr, &N, &dN);
   if (f_e) {
     for (int c = 0; c < dim_; ++c) {
       (*f_e)[c] = -N * n[c];

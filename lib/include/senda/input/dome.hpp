@@ -1,6 +1,6 @@
 #pragma once
-// A generator of large reference structures: the shallow single-layer lattice dome,
-// written as a .cfg (docs/config.md) for `trace`, the tests and the benchmarks.
+// A generator of large reference structures: the shallow single- or double-layer
+// lattice dome, written as a .cfg (docs/config.md) for `trace`, the tests and the benchmarks.
 //
 // Geometry (one parameter, the number of rings n): the nodes of a triangular
 // lattice within hexagonal distance n of the centre (ring k holds 6k nodes, 1 at
@@ -25,6 +25,18 @@
 // n = 105, below the smallest first step the model resolves).
 // `Distributed`: uz −P_star at every free node (the whole cap; its first critical
 // points are dimples at many nodes at once, multiple by the six-fold symmetry).
+//
+// Two layers (`layers = 2`): one bottom node under the centroid of each of the top
+// layer's 3n² upward triangles (q, r), (q + 1, r), (q, r + 1), `depth` × h₁ below the mean
+// height of its three corners, joined to them by three web bars (a tetrahedron on a
+// rigid triangle: every bottom node is held) and to its bottom neighbours in the
+// lattice's three directions (chords); only the top rim is pinned, loads act on top
+// nodes. 9n² more unknowns. The depth is in units of h₁ ∝ n⁻², not of the bar length
+// a/n, so that the crown region is the same structure at every size (lengths in a/n,
+// heights in h₁) and its snap LP1 exists at every n, as for one layer: LP1/P_star =
+// 3.588, 3.591, 3.592, 3.593, 3.594 at 4, 5, 6, 8, 12 rings with depth 0.5, converging
+// as n⁻² (tests/input/dome_test.cpp). A depth ∝ a/n instead makes the coarse domes
+// thick plates (depth above the rise) with no critical point at all.
 #include <string>
 
 namespace senda::input {
@@ -38,28 +50,25 @@ struct DomeOptions {
   double rise = 0.1;        // H, the crown's height above the rim (length); (0, a)
   double EA = 1.0;          // axial stiffness of every bar (force)
   DomeLoad load = DomeLoad::Apex;
+  int layers = 1;           // 1, or 2: a bottom layer under the top one (below)
+  double depth = 0.5;       // layers = 2: the bottom layer's depth, in units of the spacing a/n; (0, 10]
   int max_steps = 60;       // stop.max_steps of the .cfg
 
   // "" when valid, else why not (the field and its range).
   std::string validate() const;
 };
 
-// The number of unknowns of the dome: 3 (1 + 3n(n − 1)).
-long dome_unknowns(int rings);
+// The number of unknowns of the dome: 3 (1 + 3n(n − 1)), and 9n² more with two layers.
+long dome_unknowns(int rings, int layers = 1);
 
 // P_star above (force): the limit load of the six crown bars with ring 1 fixed.
 double star_limit_load(const DomeOptions& o);
 
-// The tolerance of the location of LP1 (critical.tolerance) the .cfg sets: the
-// default 1e-10, or a quarter of eps EA/P_star when that is larger. A bar's force
-// comes from its current length, whose strain (~ (h₁/L₁)²) carries a round-off of
-// about eps: the internal forces err by ~eps EA, while the load is P_star ∝ n⁻³, so the
-// scaled residual of SPL (docs/theory.md eq. 4.8) stalls at a floor ∝ n³ (measured
-// 5.4e-11, 1.8e-10, 4.6e-10, 2.7e-9 at 16, 24, 34, 60 rings: 0.06 eps EA/P_star);
-// the tolerance is four times that floor. It exceeds 1e-10 from 13 rings on (1.9e-9
-// at 34 rings, 1.1e-8 at 60, 5.7e-8 at 105, 1.8e-6 at 334): what a pin-jointed
-// shallow lattice under a crown load resolves in double precision.
-double locate_tolerance(const DomeOptions& o);
+// The located LP1 meets critical.tolerance's default 1e-10 at every size: the SPL
+// residual's round-off floor is ~5e-17 at 4 to 34 rings. (It was 0.06 eps EA/P_star,
+// growing as n³, 4.7e-10 at 34 rings, while TrussBar formed the strain from l/l₀ − 1:
+// the bars strain by ~(h₁/L₁)², 1e-5 at 34 rings, and kept eps/ε of ε's digits; the
+// generator then loosened critical.tolerance. model/truss.hpp.)
 
 // The height h₁ of the crown above ring 1 (length), the scale of the crown's snap.
 double crown_height(const DomeOptions& o);
@@ -67,7 +76,7 @@ double crown_height(const DomeOptions& o);
 // The .cfg text of the dome: [problem], [model] (dim = 3, nodes by ring, bars, rim
 // supports, load P_star), [continuation] (first step Δλ = 0.05), [stop]
 // (max_steps; the crown's uz past 1.5 h₁), [branches] switch = false, [output] track
-// = 1 uz, and [critical] tolerance = locate_tolerance() when above the default.
+// = 1 uz.
 // Requires validate() == "" (a logic error otherwise).
 std::string dome_config(const DomeOptions& o);
 

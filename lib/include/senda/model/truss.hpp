@@ -12,6 +12,10 @@
 //   Green–Lagrange  ε = (λ₁² − 1)/2   W = ½ E A₀ l₀ ε²   (Saint Venant–Kirchhoff)
 //   engineering     ε = λ₁ − 1        W = ½ E A₀ l₀ ε²
 //   logarithmic     ε = ln λ₁         W = ½ E A₀ l₀ ε²   (Hencky; seed 003 §3.2)
+// each evaluated from δ = λ₁² − 1 = Δu·(2ΔX + Δu)/l₀² (ΔX = X_b − X_a, Δu = u_b − u_a), not
+// from λ₁ − 1: ε = δ/2, δ/(1 + λ₁), ½ log1p(δ). Formed from l, λ₁ − 1 keeps only
+// eps/|ε| of ε's digits, and a bar strained by 1e-6 (a shallow lattice dome at its
+// snap) would have a force error of eps EA, a million times its round-off.
 // Internal force f = N [−n; n]; tangent, with P = I − n nᵀ,
 //   K = [k, −k; −k, k],  k = N' n nᵀ + (N/l) P                          (eq. 1.4)
 #include <Eigen/Core>
@@ -37,8 +41,12 @@ class TrussBar final : public Element {
   double reference_length() const { return l0_; }
   // Axial force N at u_e (positive in tension).
   double axial_force(const Eigen::VectorXd& u_e) const;
-  // Strain energy as a function of the current length, and its first two derivatives.
+  // Strain energy as a function of the current length, and its first two derivatives
+  // (N = dW/dl, dN = d²W/dl²). From l, δ = (l − l₀)(l + l₀)/l₀² carries l's round-off;
+  // compute() uses energy_of_stretch() with δ from the displacements.
   void energy_of_length(double l, double* W, double* N, double* dN) const;
+  // The same as a function of δ = λ₁² − 1 = (l² − l₀²)/l₀² (still derivatives in l).
+  void energy_of_stretch(double delta, double* W, double* N, double* dN) const;
   // N* = [W(lb) − W(la)]/(lb − la), written without the cancellation of the
   // difference (W = ½ EA l₀ ε², so ΔW/Δl = ½ EA l₀ (ε_a + ε_b) Δε/Δl with Δε/Δl in
   // closed form); N(la) when lb = la. The force of the energy–momentum scheme
@@ -46,6 +54,7 @@ class TrussBar final : public Element {
   double energy_quotient(double la, double lb) const;
 
  private:
+  double stretch_defect(double l) const;  // δ from l: (l − l₀)(l + l₀)/l₀²
   int id_, dim_;
   Eigen::Vector3d xa_, xb_;
   double l0_, EA_;
