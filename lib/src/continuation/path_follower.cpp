@@ -133,11 +133,18 @@ double PathFollower::residual_scale(double lambda) const {
   return std::max({load_norm_ * std::max(1.0, std::abs(lambda)), initial_unbalance_, stiffness_floor_, 1e-300});
 }
 
-bool PathFollower::assemble_and_factor(linalg::SymmetricFactorization& f, const Vector& q, double lambda) {
+namespace {
+// K = K(q, λ), counted and timed in the follower's statistics.
+void assemble_tangent(const Problem& problem, Stats& stats, const Vector& q, double lambda, SparseMatrix& K) {
   const auto t0 = Clock::now();
-  problem_.tangent(q, lambda, K_);
-  ++stats_.tangent_assemblies;
-  stats_.assembly_seconds += seconds_since(t0);
+  problem.tangent(q, lambda, K);
+  ++stats.tangent_assemblies;
+  stats.assembly_seconds += seconds_since(t0);
+}
+}  // namespace
+
+bool PathFollower::assemble_and_factor(linalg::SymmetricFactorization& f, const Vector& q, double lambda) {
+  assemble_tangent(problem_, stats_, q, lambda, K_);
   return f.factorize(K_) == linalg::FactorStatus::Ok;
 }
 
@@ -158,10 +165,7 @@ bool PathFollower::point_factorization(const Vector& q, double lambda) {
                         work_->size() == n && K_.nonZeros() > 0;
   if (!reusable) return assemble_and_factor(*work_, q, lambda);
   K0_.assign(K_.valuePtr(), K_.valuePtr() + K_.nonZeros());
-  const auto t0 = Clock::now();
-  problem_.tangent(q, lambda, K_);
-  ++stats_.tangent_assemblies;
-  stats_.assembly_seconds += seconds_since(t0);
+  assemble_tangent(problem_, stats_, q, lambda, K_);
   const double rho = reuse_radius();
   if (rho <= kReuseRadius) {
     ++stats_.reused_factorizations;
