@@ -195,3 +195,50 @@ TEST_CASE("von Mises truss: bifurcation and limit point coincide at h/a = sqrt(3
   CHECK(std::abs(e2 - e(h2)) <= 1e-8);
   CHECK(std::abs(h_star - std::sqrt(3.0)) <= 2.5e-3);
 }
+
+TEST_CASE("a location factorizes over the follower's idle factorization and leaves its counters alone",
+          "[critical][memory]") {
+  // CriticalPointFinder::check lends the follower's Newton factorization object
+  // (idle between steps) to locate() for the start mode's other end and SPL/SPB's
+  // penalized K, so that a location holds no factor besides the path's two
+  // (docs/performance.md, the 10⁶ dome). The located points must be those of a
+  // location with a factorization of its own, the follower's counters must not
+  // count the location's work, and the next step must still work.
+  const double a = 1, h = 2;
+  const auto m = von_mises(a, h, true);
+  Options o;
+  o.initial_load_increment = 0.02;
+  o.monitor_dof = 1;
+  o.max_displacement = 4.5;
+  PathFollower f(*m, o);
+  REQUIRE(f.start(Vector::Zero(m->size()), 0.0));
+  CriticalPointFinder finder(FinderOptions{});
+  int located = 0, steps_after = 0;
+  while (f.advance()) {
+    if (located > 0) ++steps_after;
+    const long path_factorizations = f.factorizations();
+    const linalg::FactorStats before = f.factor_stats();
+    const auto found = finder.check(f, 0);
+    CHECK(f.factorizations() == path_factorizations);
+    // (its solves do grow: the eigenvalue monitor solves with the point's factorization)
+    CHECK(f.factor_stats().factorize_seconds == before.factorize_seconds);
+    for (const auto& fp : found) {
+      const CriticalPoint& cp = finder.points()[fp.index];
+      INFO(cp.id << ": " << cp.message);
+      REQUIRE(cp.converged);
+      CHECK(cp.factorizations > 0);
+      // The same bracket located with a factorization of its own.
+      const CriticalPoint own = locate(*m, f.previous(), f.current(), f.factorization(), finder.options().locate_options);
+      REQUIRE(own.converged);
+      CHECK(own.lambda == Approx(cp.lambda).epsilon(1e-13));
+      CHECK((own.q - cp.q).norm() <= 1e-12 * (1.0 + cp.q.norm()));
+      CHECK(own.factorizations == cp.factorizations);
+      CHECK(own.newton_iterations == cp.newton_iterations);
+      ++located;
+    }
+    if (located >= 2 && steps_after >= 2) break;  // and two steps on, over the borrowed object
+  }
+  CHECK(located >= 2);
+  CHECK(steps_after >= 2);
+  CHECK(f.termination() == Termination::Running);
+}

@@ -220,11 +220,43 @@ std::optional<double> predicted_crossing(const PathEigenvalues& a, const PathEig
   return best;
 }
 
+// The factorization object the locator factorizes its own matrices with: the
+// caller's scratch (same pattern; not the object it must keep, `keep`) when given,
+// else one of its own. A borrowed object's counters are put back on destruction:
+// factorizations() is the work done through this one. Borrowings of one scratch
+// object follow each other, never overlap (each lives in one scope of locate() or
+// refine(), or in one crossed_eigenvalues()).
+class LocatorFactorization {
+ public:
+  LocatorFactorization(const SparseMatrix& pattern, linalg::Solver solver, linalg::SymmetricFactorization* scratch,
+                       const linalg::SymmetricFactorization* keep = nullptr) {
+    if (scratch && scratch != keep && scratch->size() == pattern.rows()) {
+      f_ = scratch;
+      saved_ = scratch->stats();
+    } else {
+      own_ = std::make_unique<linalg::SymmetricFactorization>(pattern, solver);
+      f_ = own_.get();
+    }
+  }
+  ~LocatorFactorization() {
+    if (!own_) f_->restore_stats(saved_);
+  }
+  LocatorFactorization(const LocatorFactorization&) = delete;
+  LocatorFactorization& operator=(const LocatorFactorization&) = delete;
+  linalg::SymmetricFactorization& get() { return *f_; }
+  long factorizations() const { return f_->stats().factorizations - saved_.factorizations; }
+
+ private:
+  linalg::SymmetricFactorization* f_ = nullptr;
+  std::unique_ptr<linalg::SymmetricFactorization> own_;
+  linalg::FactorStats saved_{};
+};
+
 }  // namespace
 
 CriticalPoint locate(const Problem& problem, const continuation::PathPoint& before,
                      const continuation::PathPoint& after, const linalg::SymmetricFactorization& factor_after,
-                     const LocateOptions& options) {
+                     const LocateOptions& options, linalg::SymmetricFactorization* scratch) {
   const int n = problem.size();
   CriticalPoint cp;
   cp.point_before = before.index;
@@ -247,13 +279,15 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
   // matching the eigenvectors nearest zero at both ends; start from the end
   // where it is smaller (the nearer one).
   // The bracket's matrices, factorization and eigenpairs live in this scope only:
-  // the refinement below allocates its own, and the location's peak memory is
-  // counted against the path's (docs/performance.md). Kept: the two start modes.
+  // the refinement below factorizes over the same scratch object (or allocates its
+  // own), and the location's peak memory is counted against the path's
+  // (docs/performance.md). Kept: the two start modes.
   Vector mode_before, mode_after;
   bool nearer_before = false;
   {
     SparseMatrix K = problem.tangent_pattern();
-    linalg::SymmetricFactorization fac(K, options.linear_solver);
+    LocatorFactorization lf(K, options.linear_solver, scratch, &factor_after);
+    linalg::SymmetricFactorization& fac = lf.get();
     const int m = std::min(n, options.subspace_size);
     std::optional<Eigenpairs> ea, eb;
     if (factor_after.status() == linalg::FactorStatus::Ok) {
@@ -262,7 +296,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     }
     problem.tangent(before.q, before.lambda, K);
     if (fac.factorize(K) == linalg::FactorStatus::Ok) ea = nearest_eigenpairs(fac, K, m, options.inverse_iterations);
-    cp.factorizations = fac.stats().factorizations;
+    cp.factorizations = lf.factorizations();
     if (!ea || !eb || !ea->mu.allFinite() || !eb->mu.allFinite()) {
       cp.message = "a bracket point has a singular or non-finite tangent: no start mode";
       return cp;
@@ -299,7 +333,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
       // alone, and a limit point whatever φᵀr: near the bifurcation of the perfect
       // structure φᵀr of an imperfect one is small, and SPB would find the perturbed
       // bifurcation (γ ≈ the imperfection) instead.
-      located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Limit, options);
+      located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Limit, options, scratch);
       if (located.converged) {
         located.kind = CriticalKind::Limit;
         located.message += " (a limit point by the bracket's signs: det K changed, the bordered determinant not)";
@@ -307,21 +341,21 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
         // SPL failed: the classification by φᵀr, as for a bracket without signs.
         const long spent = located.factorizations;
         const std::string why = located.message;
-        located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Auto, options);
+        located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Auto, options, scratch);
         located.factorizations += spent;
         // One level of explanation, not a message nested in another (issue 19, item 9).
         located.message = located.converged ? located.message + " (after SPL alone failed: " + why + ")"
                                             : "SPL alone: " + why + "; SPL then SPB: " + located.message;
       }
     } else {
-      located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Auto, options);
+      located = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Auto, options, scratch);
     }
     if (evidence != BracketEvidence::Limit && !located.converged && located.system == "SPB" &&
         located.message.find("unfolded") != std::string::npos) {
       // A limit point with a small φᵀr (an imperfect structure near its bifurcation)
       // sent SPL over to SPB, which found the unfolded point γ ≠ 0: retry as SPL only.
       const long spent = located.factorizations;
-      CriticalPoint retry = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Limit, options);
+      CriticalPoint retry = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Limit, options, scratch);
       retry.factorizations += spent;
       if (retry.converged && retry.kind == CriticalKind::Limit) {
         retry.message += " (after SPB found an unfolded point)";
@@ -368,7 +402,8 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
 }
 
 CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambda_start, const Vector& phi_start,
-                     double lambda_span_hint, AugmentedSystem system, const LocateOptions& options) {
+                     double lambda_span_hint, AugmentedSystem system, const LocateOptions& options,
+                     linalg::SymmetricFactorization* scratch) {
   const int n = problem.size();
   CriticalPoint cp;
   cp.q = q_start;
@@ -378,7 +413,8 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     return cp;
   }
   SparseMatrix K = problem.tangent_pattern(), Kwork = problem.tangent_pattern();
-  linalg::SymmetricFactorization fac(K, options.linear_solver);
+  LocatorFactorization lf(K, options.linear_solver, scratch);
+  linalg::SymmetricFactorization& fac = lf.get();
   Vector q = q_start;
   double lambda = lambda_start;
   Vector phi = phi_start;
@@ -476,7 +512,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
 
     // K̃ = K + ρ eᵢeᵢᵀ, one factorization.
     const linalg::FactorStatus st = penalized::factorize(K, slot, rho, Kwork, fac);
-    cp.factorizations = fac.stats().factorizations;
+    cp.factorizations = lf.factorizations();
     if (st != linalg::FactorStatus::Ok) {
       cp.message = std::string("penalized matrix K + rho e_i e_i^T is ") + linalg::to_string(st);
       return cp;
@@ -561,7 +597,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
 
   // v = K̃⁻¹ r at the solution: a particular solution of K v = r with vᵢ = 0 (§5).
   if (penalized::factorize(K, slot, rho, Kwork, fac) == linalg::FactorStatus::Ok) cp.v = fac.solve(r);
-  cp.factorizations = fac.stats().factorizations;
+  cp.factorizations = lf.factorizations();
 
   cp.kind = cp.phi_dot_r < options.bifurcation_tolerance ? CriticalKind::Bifurcation : CriticalKind::Limit;
   if (cp.system == "SPB" && cp.kind == CriticalKind::Bifurcation &&
@@ -674,6 +710,7 @@ struct Bisection {
   int max_midpoints = 0;
   int midpoints = 0;
   long factorizations = 0;
+  linalg::SymmetricFactorization* scratch = nullptr;  // the main path's idle factorization (locate())
   struct Piece {
     CriticalPoint cp;
     Vector secant_q;
@@ -722,7 +759,7 @@ struct Bisection {
     std::string why;
     if (std::abs(change) >= 2) {
       if (!splitting) {
-        push(critical::locate(problem, a, b, fb, locate), a, b);  // a multiple point, not located
+        push(critical::locate(problem, a, b, fb, locate, scratch), a, b);  // a multiple point, not located
       } else if (!split(a, b, fb, why)) {
         multiple(a, b, why);
       }
@@ -763,7 +800,7 @@ struct Bisection {
 
   CriticalPoint locate_point(const continuation::PathPoint& a, const continuation::PathPoint& b,
                              const linalg::SymmetricFactorization& fb) const {
-    CriticalPoint cp = critical::locate(problem, a, b, fb, locate);
+    CriticalPoint cp = critical::locate(problem, a, b, fb, locate, scratch);
     if (!is_step(a, b))
       cp.message += "; step refined, a simple crossing in lambda [" + fmt_g(std::min(a.lambda, b.lambda)) + ", " +
                     fmt_g(std::max(a.lambda, b.lambda)) + "]";
@@ -780,9 +817,10 @@ struct Bisection {
     problem.tangent(b.q, b.lambda, K);
     const Eigenpairs eb = nearest_eigenpairs(fb, K, m, locate.inverse_iterations);
     problem.tangent(a.q, a.lambda, K);
-    linalg::SymmetricFactorization fa(K, locate.linear_solver);
+    LocatorFactorization lf(K, locate.linear_solver, scratch, &fb);
+    linalg::SymmetricFactorization& fa = lf.get();
     const linalg::FactorStatus st = fa.factorize(K);
-    factorizations += fa.stats().factorizations;
+    factorizations += lf.factorizations();
     if (st != linalg::FactorStatus::Ok) return -1;
     const Eigenpairs ea = nearest_eigenpairs(fa, K, m, locate.inverse_iterations);
     if (!ea.mu.allFinite() || !eb.mu.allFinite()) return -1;
@@ -916,6 +954,7 @@ void CriticalPointFinder::resolve_step(const continuation::PathFollower& followe
   path.max_steps = std::numeric_limits<int>::max();
   path.min_step_ratio = 1.0 / 16.0;  // a bisection point may be cut four times, then it is given up
   Bisection bis{follower.problem(), follower.scaling(), path, lo, options_.detect};
+  bis.scratch = &follower.idle_factorization();
   bis.splitting = options_.refine_fraction > 0.0 && options_.refine_fraction < 1.0;
   bis.step_length = follower.scaling().norm(b.q - a.q, b.lambda - a.lambda);
   bis.min_length = options_.refine_fraction * bis.step_length;

@@ -170,6 +170,13 @@ class PathFollower {
   // the last Newton iterate of its step (a Newton update away; the same inertia and
   // sign of det K, eq. 2.12). Its solves are K⁻¹ at the point to that accuracy.
   const linalg::SymmetricFactorization& factorization() const { return *point_; }
+  // The Newton iterations' factorization object, idle between steps: the next step
+  // factorizes it again before any use, so between advance() calls another user may
+  // factorize matrices of the problem's tangent pattern over it (the critical-point
+  // locator does, critical_point.hpp, so that a location holds no factor besides the
+  // path's two: docs/performance.md). Such a user puts its counters back
+  // (restore_stats), and must not hold it across advance().
+  linalg::SymmetricFactorization& idle_factorization() const { return *work_; }
   // Factorizations spent in Newton iterations (work) and at accepted points.
   long factorizations() const { return work_->stats().factorizations + point_->stats().factorizations; }
   linalg::FactorStats factor_stats() const;

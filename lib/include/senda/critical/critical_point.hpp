@@ -129,9 +129,15 @@ BracketEvidence bracket_evidence(const continuation::PathPoint& before, const co
 // a limit point whatever φᵀr (an imperfect structure near its bifurcation has a small
 // one); otherwise Newton starts on SPL, may switch to SPB, and |φᵀr| < ε_b at the
 // solution makes a bifurcation (so it does for points whose bracket signs are unknown).
+// scratch: a factorization object for the problem's tangent pattern that the
+// location may factorize its own matrices over (the start mode's other end, SPL/SPB's
+// penalized K) instead of creating its own: the path follower's idle_factorization(),
+// so that locating holds one factor less (docs/performance.md). Its counters are put
+// back; the location's factorizations are counted in the CriticalPoint. Not
+// factor_after. nullptr: the location creates its own.
 CriticalPoint locate(const Problem& problem, const continuation::PathPoint& before,
                      const continuation::PathPoint& after, const linalg::SymmetricFactorization& factor_after,
-                     const LocateOptions& options);
+                     const LocateOptions& options, linalg::SymmetricFactorization* scratch = nullptr);
 
 // Which augmented system refine() solves: SPL switching to SPB when φᵀr vanishes
 // (as locate() does), or one of them throughout.
@@ -142,8 +148,10 @@ enum class AugmentedSystem { Auto, Limit, Bifurcation };
 // for the convergence test (the bracket width in locate()). Used by locate() after
 // it has chosen the start mode, and by the critical-point curves of design.hpp.
 // No bracket fields are set; kind is classified by φᵀr as in locate().
+// scratch as for locate().
 CriticalPoint refine(const Problem& problem, const Vector& q, double lambda, const Vector& phi, double lambda_span,
-                     AugmentedSystem system, const LocateOptions& options);
+                     AugmentedSystem system, const LocateOptions& options,
+                     linalg::SymmetricFactorization* scratch = nullptr);
 
 // ∇_q(K(q) a)·b by forward differences, [K(q + εa) b − K(q) b]/ε (eq. 6.1), with
 // ε = √eps (1 + ‖q‖)/‖a‖. K0 is K(q) (both triangles), Kwork a scratch matrix.

@@ -117,6 +117,10 @@ class SymmetricFactorization {
   Vector solve(const Vector& b) const;
 
   const FactorStats& stats() const { return stats_; }
+  // Puts the counters back to s: for a caller that lends this object out for work
+  // that is not its own (the path follower's idle Newton factorization to the
+  // critical-point locator), so that the owner's counts stay its own.
+  void restore_stats(const FactorStats& s) { stats_ = s; }
   // Of the last factorization (MUMPS only).
   MumpsFigures mumps_figures() const;
 
