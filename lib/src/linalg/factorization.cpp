@@ -99,9 +99,21 @@ cholmod_sparse view_lower(const SparseMatrix& K) {
 //                 stages in multisector", and is never used), the one whose analysis predicts the fewest flops
 //                 for the factorization (RINFOG(1)); its permutation (SYM_PERM) is
 //                 kept and given back (ICNTL(7) = 1) to the clones' analysis. Measured
-//                 (docs/performance.md): on the 60 × 60 space grid MUMPS's automatic
-//                 choice (SCOTCH, 7.5e8 flops) factorizes in 75 ms, AMF (3.5e8) in
-//                 45 ms; on large planar lattices nested dissection wins instead.
+//                 (docs/performance.md, with ICNTL(12) = 1): on the 60 × 60 space grid AMF
+//                 predicts 3.5·10⁸ flops and SCOTCH 6.2·10⁸, on the 10⁵ lattice dome
+//                 3.0·10⁹ and 3.6·10⁹; which wins depends on the pattern.
+//   ICNTL(12) = 1 the usual ordering of the pattern, not MUMPS's automatic choice (0),
+//                 which for SYM = 2 may order a graph compressed by 2×2 pivot
+//                 candidates (ICNTL(12) = 2), a strategy for matrices with zero
+//                 diagonals (saddle-point systems). A stiffness matrix has a full
+//                 diagonal, and there the compression cost fill and delayed pivots:
+//                 measured (docs/performance.md), on the 10⁵ dome the predicted flops of
+//                 AMF fell from 5.7·10⁹ to 3.0·10⁹ and of SCOTCH from 4.3·10⁹ to 3.6·10⁹,
+//                 the analysis with SCOTCH had 3 478 delayed pivots at every
+//                 factorization and now none; on the 60 × 60 space grid AMF fell from
+//                 5.9·10⁸ to 3.5·10⁸. A given permutation (ICNTL(7) = 1, the clones) was
+//                 never compressed, so the two objects of one path were analysed
+//                 differently (with SCOTCH one had the delayed pivots, the other not)
 //   ICNTL(13) = 1 no ScaLAPACK on the root front: the root is factorized by MUMPS's
 //                 own LDLᵀ, so INFOG(12) counts its negative pivots too. With P > 1
 //                 this matters: ScaLAPACK would factorize the root by LU, whose pivots
@@ -139,6 +151,7 @@ struct MumpsState {
     id.icntl[4] = 0;
     id.icntl[6] = 2;
     id.icntl[12] = 1;
+    id.icntl[11] = 1;
     id.icntl[17] = 0;
     id.icntl[23] = 1;
     id.cntl[2] = -std::numeric_limits<double>::min();
