@@ -6,10 +6,13 @@
 //
 //   bench_dome                         34 rings (10 101 unknowns), mumps and cholmod
 //   bench_dome --rings N [--rings M ...] [--layers 1|2] [--max-steps S] [--solver mumps|cholmod|auto ...]
+//              [--set KEY=VALUE ...]
 //
 // --max-steps S stops the path after S steps (the .cfg's 200 otherwise): LP1's
 // bracket ends at point 10 at every size (λ in units of P_star, the stop in units of
 // h₁: the path is the same), so S = 10 traces from rest through LP1 and no further.
+// --set KEY=VALUE is applied to the .cfg as `trace KEY=VALUE` would (e.g.
+// critical.monitor_eigenvalues=false); each run lists them in "overrides".
 //
 // Per run: unknowns, bars, points, Newton iterations, factorizations (path and
 // location), the time of the numeric factorizations and per factorization, the
@@ -88,7 +91,7 @@ nlohmann::json mumps_figures(const Problem& p, const Vector& q, double lambda) {
           {"memory_all_ranks_mb_INFOG22", m.memory_total_mb}};
 }
 
-nlohmann::json run(int rings, int layers, int max_steps, linalg::Solver solver) {
+nlohmann::json run(int rings, int layers, int max_steps, linalg::Solver solver, const std::vector<std::string>& sets) {
   input::DomeOptions o;
   o.rings = rings;
   o.layers = layers;
@@ -97,6 +100,7 @@ nlohmann::json run(int rings, int layers, int max_steps, linalg::Solver solver) 
   config.apply_override("stop.displacement=1 uz " + std::to_string(0.8 * input::crown_height(o)));
   config.apply_override(std::string("linalg.solver=") + linalg::to_string(solver));
   if (max_steps > 0) config.apply_override("stop.max_steps=" + std::to_string(max_steps));
+  for (const std::string& kv : sets) config.apply_override(kv);
   const input::Spec spec = input::build(config);
   analysis::Analysis a(*spec.model, spec.analysis);
   PointLog log;
@@ -104,6 +108,7 @@ nlohmann::json run(int rings, int layers, int max_steps, linalg::Solver solver) 
   nlohmann::json j;
   j["rings"] = rings;
   j["layers"] = layers;
+  j["overrides"] = sets;
   j["solver"] = linalg::to_string(solver);
   j["unknowns"] = r.unknowns;
   j["bars"] = spec.model->element_count();
@@ -143,7 +148,8 @@ nlohmann::json run(int rings, int layers, int max_steps, linalg::Solver solver) 
 }
 
 // run() in a child process; its JSON back through a pipe.
-nlohmann::json run_in_child(int rings, int layers, int max_steps, linalg::Solver solver) {
+nlohmann::json run_in_child(int rings, int layers, int max_steps, linalg::Solver solver,
+                            const std::vector<std::string>& sets) {
   int fd[2];
   if (pipe(fd) != 0) return {{"error", "pipe failed"}};
   const pid_t pid = fork();
@@ -151,7 +157,7 @@ nlohmann::json run_in_child(int rings, int layers, int max_steps, linalg::Solver
     close(fd[0]);
     std::string text;
     try {
-      text = run(rings, layers, max_steps, solver).dump();
+      text = run(rings, layers, max_steps, solver, sets).dump();
     } catch (const std::exception& e) {
       text = nlohmann::json{{"error", e.what()}}.dump();
     }
@@ -177,7 +183,8 @@ nlohmann::json run_in_child(int rings, int layers, int max_steps, linalg::Solver
 }  // namespace
 
 // --mpi: one MUMPS run on rank 0, the other ranks serving its factorizations.
-int run_distributed(int& argc, char**& argv, const std::vector<int>& rings, int layers, int max_steps) {
+int run_distributed(int& argc, char**& argv, const std::vector<int>& rings, int layers, int max_steps,
+                    const std::vector<std::string>& sets) {
   linalg::MpiSession mpi(argc, argv);
   if (mpi.rank() != 0) {
     mpi.serve_workers();
@@ -185,7 +192,7 @@ int run_distributed(int& argc, char**& argv, const std::vector<int>& rings, int 
   }
   nlohmann::json runs = nlohmann::json::array();
   for (int n : rings) {
-    nlohmann::json j = run(n, layers, max_steps, linalg::Solver::Mumps);
+    nlohmann::json j = run(n, layers, max_steps, linalg::Solver::Mumps, sets);
     j["processes"] = mpi.size();
     runs.push_back(j);
   }
@@ -201,6 +208,7 @@ int run_distributed(int& argc, char**& argv, const std::vector<int>& rings, int 
 int main(int argc, char** argv) {
   std::vector<int> rings;
   std::vector<linalg::Solver> solvers;
+  std::vector<std::string> sets;  // --set KEY=VALUE, applied to the .cfg
   bool distributed = false;
   int layers = 1, max_steps = 0;
   for (int i = 1; i < argc; ++i) {
@@ -213,11 +221,14 @@ int main(int argc, char** argv) {
       max_steps = std::atoi(argv[++i]);
     } else if (a == "--solver" && i + 1 < argc && linalg::solver_from_string(argv[i + 1])) {
       solvers.push_back(*linalg::solver_from_string(argv[++i]));
+    } else if (a == "--set" && i + 1 < argc && std::string(argv[i + 1]).find('=') != std::string::npos) {
+      sets.emplace_back(argv[++i]);
     } else if (a == "--mpi") {
       distributed = true;
     } else {
       std::cerr << "usage: bench_dome [--rings N]... [--layers 1|2] [--max-steps S] [--solver auto|cholmod|mumps]...\n"
-                   "       mpirun -np P bench_dome --mpi [--rings N]... [--layers 1|2] [--max-steps S]   (SENDA_MPI build)\n";
+                   "                  [--set KEY=VALUE]...   (a .cfg override, as trace KEY=VALUE)\n"
+                   "       mpirun -np P bench_dome --mpi [--rings N]... [--layers 1|2] [--max-steps S] [--set KEY=VALUE]...\n";
       return 2;
     }
   }
@@ -226,7 +237,8 @@ int main(int argc, char** argv) {
                               : "bench_dome: this build has the MPI MUMPS: run it as mpirun -np P bench_dome --mpi\n");
     return 2;
   }
-  if (distributed) return run_distributed(argc, argv, rings.empty() ? std::vector<int>{34} : rings, layers, max_steps);
+  if (distributed)
+    return run_distributed(argc, argv, rings.empty() ? std::vector<int>{34} : rings, layers, max_steps, sets);
   if (rings.empty()) rings = {34};
   if (solvers.empty()) {
     if (linalg::mumps_available()) solvers.push_back(linalg::Solver::Mumps);
@@ -235,7 +247,7 @@ int main(int argc, char** argv) {
   nlohmann::json runs = nlohmann::json::array();
   for (int n : rings)
     for (linalg::Solver s : solvers) {
-      runs.push_back(run_in_child(n, layers, max_steps, s));
+      runs.push_back(run_in_child(n, layers, max_steps, s, sets));
       std::cerr << "rings " << n << " " << linalg::to_string(s) << ": " << runs.back().value("time_s", nlohmann::json{})
                 << "\n";
     }
