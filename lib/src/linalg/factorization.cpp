@@ -111,7 +111,7 @@ cholmod_sparse view_lower(const SparseMatrix& K) {
 //                 AMF fell from 5.7·10⁹ to 3.0·10⁹ and of SCOTCH from 4.3·10⁹ to 3.6·10⁹,
 //                 the analysis with SCOTCH had 3 478 delayed pivots at every
 //                 factorization and now none; on the 60 × 60 space grid AMF fell from
-//                 5.9·10⁸ to 3.5·10⁸. A given permutation (ICNTL(7) = 1, the clones) was
+//                 5.8·10⁸ to 3.5·10⁸. A given permutation (ICNTL(7) = 1, the clones) was
 //                 never compressed, so the two objects of one path were analysed
 //                 differently (with SCOTCH one had the delayed pivots, the other not)
 //   ICNTL(13) = 1 no ScaLAPACK on the root front: the root is factorized by MUMPS's
