@@ -94,9 +94,10 @@ cholmod_sparse view_lower(const SparseMatrix& K) {
 //   SYM = 2       general symmetric: LDLᵀ with 1×1 and 2×2 threshold pivots; the
 //                 lower triangle is given, 1-based (irn, jcn), assembled (ICNTL(5) = 0)
 //   ICNTL(1-4)    no output (the library prints nothing)
-//   ICNTL(7)      the ordering: of AMF (2) and SCOTCH (3) (this Debian build has no
-//                 METIS; PORD calls exit() on some small patterns, "no valid number of
-//                 stages in multisector", and is never used), the one whose analysis predicts the fewest flops
+//   ICNTL(7)      the ordering: of AMF (2), SCOTCH (3) and, in the SENDA_MPI build, METIS
+//                 (5) (Debian's sequential MUMPS has no METIS; PORD calls exit() on some
+//                 small patterns, "no valid number of stages in multisector", and is
+//                 never used), the one whose analysis predicts the fewest flops
 //                 for the factorization (RINFOG(1)); its permutation (SYM_PERM) is
 //                 kept and given back (ICNTL(7) = 1) to the clones' analysis. Measured
 //                 (docs/performance.md, with ICNTL(12) = 1): on the 60 × 60 space grid AMF
@@ -198,7 +199,12 @@ struct MumpsState {
     if (given) return analyse_with(*given);
     double best_flops = INFINITY;
     int last = -1;
-    for (const int ordering : {2, 3}) {
+#ifdef SENDA_MPI
+    constexpr int kOrderings[] = {2, 3, 5};  // the MPI MUMPS of Debian has METIS (5)
+#else
+    constexpr int kOrderings[] = {2, 3};
+#endif
+    for (const int ordering : kOrderings) {
       id.icntl[6] = ordering;
       if (run(1) < 0) {
         last = -1;  // this instance now holds a failed analysis
