@@ -898,7 +898,12 @@ struct Bisection {
     continuation::PathPoint m;
     if (!bisection_point(a, b, fb, 0.5, f, m, why)) return false;
     const std::size_t before = out.size();
-    piece(a, m, f->factorization());
+    // Only K(m)'s factorization is needed from here on: the follower and its idle
+    // Newton factorization are freed before the halves, which may split again (at
+    // 10⁶ unknowns a factorization is 1.5 GB: docs/performance.md).
+    const std::unique_ptr<linalg::SymmetricFactorization> fm = std::move(*f).release_factorization();
+    f.reset();
+    piece(a, m, *fm);
     piece(m, b, fb);
     if (out.size() == before) {
       why = "the bisection found no simple crossing";
@@ -924,16 +929,20 @@ struct Bisection {
       return;
     }
     const std::size_t before = out.size();
-    piece(a, m, f->factorization());
+    // As in split(): K(m)'s factorization and the tangent at m are kept, the follower
+    // (with its idle Newton factorization) is freed before the recursion below.
+    const Vector tq = f->tangent_q();
+    const double tl = f->tangent_lambda();
+    const std::unique_ptr<linalg::SymmetricFactorization> fm = std::move(*f).release_factorization();
+    f.reset();
+    piece(a, m, *fm);
     piece(m, b, fb);
     if (out.size() != before) return;
     PathEigenvalues em;
     const int k = std::min(problem.size(), locate.subspace_size);
     const double la = scaling.norm(m.q - a.q, m.lambda - a.lambda), lb = scaling.norm(b.q - m.q, b.lambda - m.lambda);
-    if (!eigen_at(problem, m, f->factorization(), f->tangent_q(), f->tangent_lambda(), std::min(la, lb), k,
-                  locate.inverse_iterations, em, &ea))
-      return;
-    if (const auto t = predicted_crossing(ea, em, la)) monitored(a, ea, m, em, f->factorization(), *t, depth + 1);
+    if (!eigen_at(problem, m, *fm, tq, tl, std::min(la, lb), k, locate.inverse_iterations, em, &ea)) return;
+    if (const auto t = predicted_crossing(ea, em, la)) monitored(a, ea, m, em, *fm, *t, depth + 1);
     if (const auto t = predicted_crossing(em, eb, lb)) monitored(m, em, b, eb, fb, *t, depth + 1);
   }
   std::string unresolved{};  // why a split the monitor asked for was not made

@@ -177,6 +177,14 @@ class PathFollower {
   // path's two: docs/performance.md). Such a user puts its counters back
   // (restore_stats), and must not hold it across advance().
   linalg::SymmetricFactorization& idle_factorization() const { return *work_; }
+  // Gives the caller the factorization of K at current() (factorization()) and frees
+  // the idle Newton one; the follower is left without factorizations and may only be
+  // destroyed. For a follower made for one point (the bisection points of the
+  // critical-point finder), whose point's factorization outlives it.
+  std::unique_ptr<linalg::SymmetricFactorization> release_factorization() && {
+    work_.reset();
+    return std::move(point_);
+  }
   // Factorizations spent in Newton iterations (work) and at accepted points.
   long factorizations() const { return work_->stats().factorizations + point_->stats().factorizations; }
   linalg::FactorStats factor_stats() const;
