@@ -995,7 +995,9 @@ void CriticalPointFinder::resolve_step(const continuation::PathFollower& followe
     bis.multiple(a, b, "the bisection found no simple crossing");
   }
   // Bracket fields on the path: the step's own points; the refinement's work
-  // is counted with the first point it reports.
+  // is counted with the first point it reports, or, when it reports none (the
+  // monitor's split showed nothing), in the finder's total directly.
+  if (bis.out.empty()) factorizations_ += bis.factorizations;
   for (std::size_t k = 0; k < bis.out.size(); ++k) {
     CriticalPoint& cp = bis.out[k].cp;
     cp.point_before = a.index;
