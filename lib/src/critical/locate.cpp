@@ -355,7 +355,8 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
       // A limit point with a small φᵀr (an imperfect structure near its bifurcation)
       // sent SPL over to SPB, which found the unfolded point γ ≠ 0: retry as SPL only.
       const long spent = located.factorizations;
-      CriticalPoint retry = refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Limit, options, scratch);
+      CriticalPoint retry =
+          refine(problem, start.q, start.lambda, phi0, lambda_span, AugmentedSystem::Limit, options, scratch);
       retry.factorizations += spent;
       if (retry.converged && retry.kind == CriticalKind::Limit) {
         retry.message += " (after SPB found an unfolded point)";
