@@ -1122,6 +1122,146 @@ TEST_CASE("catalogue .cfg: Argyris's right-angle frame, lateral buckling and bot
 }
 
 namespace {
+// Argyris's right-angle frame under opposite in-plane end moments
+// (problems/argyris-frame-moments.cfg): the legs of build_argyris, −M e_z at A
+// and +M e_z at B (M = λ · sign, semitangential), uz held at both ends, the
+// in-plane supports pinned at A and a roller at B (uy free). hinges = true: rx, ry
+// held too (a hinge about z, the cfg); false: forks, only the member's twist held
+// (rx at A, ry at B).
+CriticalPoint argyris_moments_point(int n, const Beam3DSection& s, double sign, bool hinges,
+                                    CriticalPoint* second = nullptr) {
+  Model m(3);
+  const int a = m.add_node(1, {0, 0, 0});
+  const int c = m.add_node(2, {kArgyrisL, 0, 0});
+  const int b = m.add_node(3, {kArgyrisL, kArgyrisL, 0});
+  mesh_member_3d(m, a, c, n, s, Eigen::Vector3d::UnitZ(), 10, 1);
+  mesh_member_3d(m, c, b, n, s, Eigen::Vector3d::UnitZ(), 10 + n, 1 + n);
+  for (Component k : {Component::Ux, Component::Uy, Component::Uz, Component::Rx}) m.fix(a, k);
+  for (Component k : {Component::Ux, Component::Uz, Component::Ry}) m.fix(b, k);
+  if (hinges) {
+    m.fix(a, Component::Ry);
+    m.fix(b, Component::Rx);
+  }
+  m.add_semitangential_load(a, Component::Rz, -sign);
+  m.add_semitangential_load(b, Component::Rz, sign);
+  m.finalize();
+  Options o;
+  o.initial_load_increment = 50.0;
+  o.max_steps = 100;
+  const std::vector<CriticalPoint> points = first_points(m, o);
+  INFO("n " << n << " sign " << sign << " hinges " << hinges << ": " << points.size() << " points, first at "
+            << (points.empty() ? 0.0 : points[0].lambda));
+  // −M with hinges: the next root (−631.47) lies 1.5 % beyond, and one step
+  // crosses both; they are located apart (ordered by λ).
+  REQUIRE(points.size() == ((sign < 0 && hinges && second) ? 2u : 1u));
+  if (second) *second = points.back();
+  INFO("n " << n << " sign " << sign << " hinges " << hinges << ": " << points[0].newton_iterations
+            << " it, residual " << points[0].residual);
+  CHECK(points[0].converged);
+  CHECK(points[0].kind == CriticalKind::Bifurcation);
+  CHECK(points[0].residual <= 1e-10);
+  return points[0];
+}
+// scripts/argyris_frame_moments.py (rtol 1e-12): hinges, both signs; forks, +M and −M.
+constexpr double kArgyrisMomentHinge = 622.208087, kArgyrisMomentForkPlus = 445.860361,
+                 kArgyrisMomentForkMinus = -176.347726;
+}  // namespace
+
+TEST_CASE("Argyris's right-angle frame under end moments: lateral buckling against the continuum as h²",
+          "[frame3d][argyris-moments]") {
+  // Rigid in the plane (EA, GA, EI₂ ×10³) as in [argyris-frame], so that the h²
+  // error of the element is what remains against the continuum (which neglects
+  // the in-plane deflection). Measured 10/20/40 per leg: +8.307e-3, +2.061e-3,
+  // +5.144e-4 (ratios 4.03, 4.01), Richardson −1.3e-6; the reference has 9 digits.
+  Beam3DSection s = kArgyrisSection;
+  s.EA *= 1e3;
+  s.GA2 *= 1e3;
+  s.GA3 *= 1e3;
+  s.EI2 *= 1e3;
+  std::vector<double> M;
+  for (int n : {10, 20, 40}) M.push_back(argyris_moments_point(n, s, 1.0, true).lambda);
+  for (double v : M) UNSCOPED_INFO("M_cr " << v << " rel err " << v / kArgyrisMomentHinge - 1.0);
+  check_h2(M, kArgyrisMomentHinge, 3e-6);
+  // −M: the continuum has the same |M_cr| (its next root, −631.47, is 1.5 % away);
+  // the discrete value the same h² error as +M at 20 per leg (2.061e-3) to 1e-4.
+  CriticalPoint minus2;
+  const CriticalPoint minus = argyris_moments_point(20, s, -1.0, true, &minus2);
+  INFO("−M: second point " << -minus2.lambda << " rel err " << minus2.lambda / 631.465895 - 1.0);
+  CHECK(minus2.converged);
+  // Its own h² error at 20 per leg (measured +2.36e-3).
+  CHECK(std::abs(minus2.lambda / 631.465895 - 1.0) <= 3e-3);
+  const double err_minus = -minus.lambda / -kArgyrisMomentHinge - 1.0;
+  INFO("−M: M_cr " << -minus.lambda << " rel err " << err_minus);
+  CHECK(std::abs(err_minus - (M[1] / kArgyrisMomentHinge - 1.0)) <= 1e-4);
+  // Forks instead of hinges (the real section, 20 per leg): far from 626 for
+  // either sign, and unequal; against the continuum to the h² error of 20 per
+  // leg (measured +1.24e-3, +4.2e-4; bound 1.5e-3).
+  const double fork_plus = argyris_moments_point(20, kArgyrisSection, 1.0, false).lambda;
+  const double fork_minus = -argyris_moments_point(20, kArgyrisSection, -1.0, false).lambda;
+  INFO("forks: " << fork_plus << " " << fork_minus);
+  CHECK(std::abs(fork_plus / kArgyrisMomentForkPlus - 1.0) <= 1.5e-3);
+  CHECK(std::abs(fork_minus / kArgyrisMomentForkMinus - 1.0) <= 1.5e-3);
+}
+
+TEST_CASE("catalogue .cfg: Argyris's frame under end moments, M_cr against 626 and both halves of the branch",
+          "[catalogue][argyris-moments][frame3d][branch]") {
+  const CatalogueRun run("argyris-frame-moments");
+  const analysis::TraceResult& s = run.s;
+  const AllBranches& rec = run.rec;
+  const input::Spec& spec = run.spec;
+  const critical::CriticalPoint& bp = s.critical_points[0].point;
+  CHECK(bp.system == "SPB");
+  CHECK(bp.residual <= 1e-10);
+  CHECK(bp.newton_iterations <= 6);
+  // 10 per leg, the real section: the h² error of [argyris-moments] at 10 per leg
+  // (+8.307e-3 rigid in the plane) plus the in-plane flexibility (+1.4e-5,
+  // measured +8.321e-3); bound ±5e-5 around it, well below the next mesh's change.
+  const double err = bp.lambda / kArgyrisMomentHinge - 1.0;
+  INFO("M_cr " << bp.lambda << " rel err " << err << ", vs published 626: " << bp.lambda / 626.0 - 1.0);
+  CHECK(std::abs(err - 8.32e-3) <= 5e-5);
+  // Simo & Vu-Quoc 1986 Ex. 7.7: 626 (three digits; measured +0.22 %).
+  CHECK(std::abs(bp.lambda / 626.0 - 1.0) <= 1e-2);
+  // z → −z maps the planar path to itself and reverses the lateral mode: a
+  // symmetric pitchfork. Measured A/B = −1.1e-17, C/B = −2.2e-12 (C from
+  // differences of K: S.12 has no exact third derivative), B₁ = B₂ = −4.49264e-3.
+  REQUIRE(bp.abe);
+  INFO("A " << bp.abe->A << " B1 " << bp.abe->B1 << " B2 " << bp.abe->B2 << " C " << bp.abe->C);
+  CHECK(bp.abe->symmetric);
+  CHECK(std::abs(bp.abe->A) <= 1e-12 * std::abs(bp.abe->B1));
+  CHECK(std::abs(bp.abe->C) <= 1e-10 * std::abs(bp.abe->B1));
+  run.require_both_halves(31);
+  const Model& m = *spec.model;
+  const auto &b1 = rec.branches[1], &b2 = rec.branches[2];
+  const int corner = 1;  // node 2 of the cfg
+  double worst_mirror = 0.0;
+  for (std::size_t k = 1; k < b1.size(); ++k) {
+    INFO("point " << k << " λ " << b1[k].lambda << " " << b2[k].lambda);
+    // Out of the plane, the two halves on opposite sides.
+    const double w1 = m.displacement(b1[k].q, corner, Component::Uz);
+    const double w2 = m.displacement(b2[k].q, corner, Component::Uz);
+    CHECK(std::abs(w1) >= 1e-3);
+    CHECK(w1 * w2 < 0.0);
+    // Unstable (one negative pivot, the planar path's count past BP1), λ falling.
+    CHECK(b1[k].negative_pivots == 1);
+    CHECK(b1[k].lambda < b1[k - 1].lambda);
+    CHECK(std::abs(b1[k].lambda - b2[k].lambda) <= 1e-9 * bp.lambda);
+    for (int node = 0; node < m.node_count(); ++node)
+      for (int c = 0; c < kComponents; ++c) {
+        const Component comp = static_cast<Component>(c);
+        const double sign = (comp == Component::Uz || comp == Component::Rx || comp == Component::Ry) ? -1.0 : 1.0;
+        worst_mirror = std::max(worst_mirror,
+                                std::abs(m.displacement(b1[k].q, node, comp) - sign * m.displacement(b2[k].q, node, comp)));
+      }
+  }
+  CHECK(worst_mirror <= 1e-9);
+  // Measured: the 30th point at |uz_corner| = 1.18946, λ = 627.0814 (not
+  // validated: no published post-buckling curve was available).
+  INFO("corner uz " << m.displacement(b1.back().q, corner, Component::Uz) << " λ " << b1.back().lambda);
+  CHECK(std::abs(std::abs(m.displacement(b1.back().q, corner, Component::Uz)) - 1.189462) <= 1e-5);
+  CHECK(std::abs(b1.back().lambda - 627.0814) <= 1e-3);
+}
+
+namespace {
 // The SPB Newton iterates from a start perturbed off the located point (q*, λ*, φ*)
 // by a: q = q* + a φ*, λ = λ*(1 + a), φ = φ* + a p with p a fixed pattern (φᵢ = 1
 // kept), and e_k the error of iterate k against (q*, λ*, φ*): the largest of
