@@ -1181,6 +1181,11 @@ TEST_CASE("Lateral-torsional buckling of a cantilever under a tip load: P_cr = 4
   // (ratios 4.05, 4.01, 3.99), Richardson 20/40 +2.4e-6 (the h⁴ remainder). With
   // EA, GA ×10³ an 80-element mesh leaves h² (+1.584e-4, ratio 3.35), EI₃ ×10³
   // alone does not (+1.326e-4, +3.367e-5 at 80, 160; ratios 3.99, 3.94): kept to 40.
+  // Not the element: at 80 with EA ×10³ the located λ depends on the path
+  // (initial step 0.3, 0.5, 0.9: 5.076352, 5.076385, 5.076400, each "located",
+  // residual ≤ 1e-11), and with GA real SPB stalls at a residual floor 5e-10;
+  // with EA real it is 5.0762545 to 4e-9 for all three: a round-off floor of the
+  // stiff axial term (EA L_e²/EI_z = 4.7e5), as in the [spb-order] notes.
   // The reference is exact to 1e-15.
   Beam3DSection rigid = kMichellSection;
   rigid.EA *= 1e3;
