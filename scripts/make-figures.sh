@@ -4,7 +4,7 @@
 # as <problem>-lambda_<column>.png, and the SVG drawings of the structure and of
 # its first critical point (DIR/drawings/structure.svg, <ID>_shape.svg,
 # <ID>_mode.svg) as <problem>-structure.svg, <problem>-<ID>_shape.svg, ...
-# (ltb-fork-beam, argyris-frame, argyris-frame-moments: planar paths and lateral
+# (ltb-fork-beam, argyris-frame, argyris-frame-moments, ltb-cantilever: planar paths and lateral
 # branches, docs/validation.md.)
 # Then the two sweeps of the user guide (docs/user-guide.md section 7; trace
 # --sweep): the rise h of tests/design/von-mises-h.cfg (0.2:1.4:13) and the apex
@@ -28,7 +28,7 @@ cd "$(dirname "$0")/.."
 trace=${1:-build/apps/trace}
 dest=${2:-docs/figures}
 problems=(three-bar von-mises euler-column lee-frame roorda-frame eriksson-frame three-bar-imperfect ltb-fork-beam argyris-frame
-          argyris-frame-moments)
+          argyris-frame-moments ltb-cantilever)
 # The sweeps: cfg, parameter=first:last:count, name of the figure in DEST.
 sweeps=("tests/design/von-mises-h.cfg h=0.2:1.4:13 von-mises-h-sweep.png"
         "tests/design/eriksson-frame-h.cfg H=30:45:16 eriksson-frame-H-sweep.png")
