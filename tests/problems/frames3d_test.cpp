@@ -4,9 +4,11 @@
 #include <catch2/catch.hpp>
 #include <Eigen/Dense>
 #include <Eigen/SparseCholesky>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iomanip>
 #include <limits>
 #include <map>
 #include <numbers>
@@ -352,6 +354,213 @@ TEST_CASE("catalogue .cfg: circle cantilever closes at M = 2πEI/L", "[catalogue
   }
   INFO(rec.points.size() << " points, last λ " << rec.points.back().lambda << ", worst tip error " << worst
                          << ", closest approach to the root " << closest);
+  CHECK(worst <= 1e-7 * L);
+  CHECK(rec.points.back().lambda >= 1.0);
+}
+
+namespace {
+// A straight cantilever bent into a helix by a pure end moment m at an angle β to
+// its axis (problems/helix-cantilever.cfg). Isotropic section with GJ = EI
+// (C_M = EI·I) and no end force: the section moment is m everywhere, and the
+// uniform-strain state R(s) = exp(s ω̂) R₀, ω = m/EI (spatial, constant; section
+// curvature-twist K = R₀ᵀω, Γ = 0) satisfies every equation of the rod: n = 0,
+// m' = 0, R C_M K = EI ω = m. The centreline is a circular helix about n = m/|m|
+// of radius sin β/w, w = |m|/EI, helix (pitch) angle π/2 − β to the axis n:
+//   x(s) = s (e₁·n) n + sin(ws)/w e⊥ + (1 − cos ws)/w n × e⊥,  e⊥ = e₁ − (e₁·n) n.
+// GJ = EI is what makes the tip moment R(L) C_M K parallel to the helix axis ω; the
+// tip's ψ = Lω is then parallel to m, so the ψ-conjugate moment of Beam3D
+// (T(ψ)⁻ᵀ r, beam3d.md S.9) is exactly the dead (and axial) moment r along the
+// whole path. With GJ ≠ EI, or an end force along the axis, the uniform helix needs
+// a tip moment not parallel to ψ, which that load is not a dead moment for.
+struct Helix {
+  Model model{3};
+  Eigen::Matrix3d R0;
+  double L = 3.0, M = 0.0, beta = kPi / 3.0;
+  int n = 0, tip = -1;
+  Eigen::Vector3d m;                                   // the end moment at λ = 1
+  Beam3DSection s{2.0e3, 900.0, 700.0, 2.0, 2.0, 2.0};  // GJ = EI₂ = EI₃ = 2
+};
+void build_helix(Helix& h, int n) {
+  h.n = n;
+  const Eigen::Vector3d e1 = Eigen::Vector3d(1.0, 2.0, 2.0) / 3.0;
+  const int root = h.model.add_node(1, Eigen::Vector3d::Zero());
+  h.tip = h.model.add_node(2, h.L * e1);
+  mesh_member_3d(h.model, root, h.tip, n, h.s, Eigen::Vector3d(0.3, -1.0, 0.4), 10, 1);
+  h.R0 = dynamic_cast<const Beam3D&>(h.model.element(0)).reference_frame();
+  for (int k = 0; k < kComponents; ++k) h.model.fix(root, static_cast<Component>(k));
+  h.M = 4.0 * h.s.EI3 / h.L;  // the tip turns by wL = 4 rad about n at λ = 1
+  h.m = h.M * (std::cos(h.beta) * h.R0.col(0) + std::sin(h.beta) * h.R0.col(1));
+  for (int k = 0; k < 3; ++k) h.model.add_load(h.tip, static_cast<Component>(3 + k), h.m[k]);
+  h.model.finalize();
+}
+Eigen::Matrix3d rot(const Eigen::Vector3d& v) {
+  const double a = v.norm();
+  return a == 0.0 ? Eigen::Matrix3d::Identity() : Eigen::AngleAxisd(a, v / a).toRotationMatrix();
+}
+// The exact discrete solution: node k turned by ψ_k = k L₀ ω, chords L₀ exp((j+½)L₀ω̂) e₁
+// (every element Γ = 0, φ = L₀ R₀ᵀω; the element moment EI ω is the same at both
+// ends of every element, so each node is in equilibrium and the tip's is m).
+Vector helix_discrete(const Helix& h, double lambda) {
+  const double L0 = h.L / h.n;
+  const Eigen::Vector3d omega = lambda * h.m / h.s.EI3;
+  Vector q = Vector::Zero(h.model.size());
+  Eigen::Vector3d x = Eigen::Vector3d::Zero();
+  for (int k = 1; k <= h.n; ++k) {
+    const int node = k == h.n ? h.tip : k + 1;
+    x += L0 * (rot((k - 0.5) * L0 * omega) * h.R0.col(0));
+    const Eigen::Vector3d u = x - h.model.node_position(node);
+    const Eigen::Vector3d psi = k * L0 * omega;
+    for (int i = 0; i < 3; ++i) {
+      q[h.model.equation(node, static_cast<Component>(i))] = u[i];
+      q[h.model.equation(node, static_cast<Component>(3 + i))] = psi[i];
+    }
+  }
+  return q;
+}
+// The continuum helix's tip: axis nn, rate w = |m|/EI, from axis e1 at the root.
+Eigen::Vector3d helix_continuum_tip(const Eigen::Vector3d& e1, const Eigen::Vector3d& nn, double w, double L) {
+  const Eigen::Vector3d ep = e1 - e1.dot(nn) * nn;
+  return L * e1.dot(nn) * nn + std::sin(w * L) / w * ep + (1.0 - std::cos(w * L)) / w * nn.cross(ep);
+}
+Eigen::Vector3d helix_exact_tip(const Helix& h, double lambda) {
+  return helix_continuum_tip(h.R0.col(0), h.m.normalized(), lambda * h.M / h.s.EI3, h.L);
+}
+Eigen::Vector3d helix_tip(const Helix& h, const Vector& q) {
+  Eigen::Vector3d x = h.model.node_position(h.tip);
+  for (int i = 0; i < 3; ++i) x[i] += q[h.model.equation(h.tip, static_cast<Component>(i))];
+  return x;
+}
+}  // namespace
+
+TEST_CASE("Cantilever bent into a helix by a skew end moment (GJ = EI): exact discrete solution, h² to the continuum",
+          "[frame3d][helix]") {
+  SECTION("the polygonal helix is an equilibrium at every λ") {
+    Helix h;
+    build_helix(h, 8);
+    Vector g(h.model.size());
+    for (double lambda : {0.25, 0.5, 0.9, 1.0}) {
+      INFO("lambda " << lambda);
+      h.model.residual(helix_discrete(h, lambda), lambda, g);
+      INFO("|g| " << g.norm() << " M " << h.M);
+      CHECK(g.norm() <= 100 * std::numeric_limits<double>::epsilon() * h.s.EA);
+    }
+  }
+  SECTION("the traced path follows it") {
+    Helix h;
+    build_helix(h, 8);
+    Options o;
+    o.initial_load_increment = 0.05;
+    o.max_steps = 200;
+    o.lambda_max = 1.0;
+    PathFollower pf(h.model, o);
+    REQUIRE(pf.start(Vector::Zero(h.model.size()), 0.0));
+    CriticalPointFinder finder(FinderOptions{});
+    int points = 0;
+    double worst = 0.0;
+    while (pf.advance()) {
+      finder.check(pf, 0);
+      ++points;
+      const double lambda = pf.current().lambda;
+      if (lambda > 1.0) break;
+      worst = std::max(worst, (pf.current().q - helix_discrete(h, lambda)).norm());
+    }
+    INFO(points << " points, last λ " << pf.current().lambda << ", worst |q − q_exact| " << worst);
+    for (const CriticalPoint& p : finder.points())
+      UNSCOPED_INFO(p.id << " " << to_string(p.kind) << " λ " << p.lambda << " converged " << p.converged);
+    CHECK(pf.current().lambda >= 1.0);
+    CHECK(points >= 10);
+    CHECK(finder.points().empty());
+    CHECK(worst <= 1e-7 * h.L);
+  }
+  SECTION("the tip converges to the continuum helix as h²; Richardson") {
+    // Discrete tip − continuum tip = ((φ/2)/sin(φ/2) − 1)·(the part of the continuum
+    // tip normal to the helix axis), φ = wL₀: the axial part is exact, the chords'
+    // sum of exp((j+½)φ) is the midpoint rule of ∫exp(ws)ds. Relative error φ²/24.
+    const double lambda = 1.0;
+    const int meshes[3] = {8, 16, 32};
+    Eigen::Vector3d tip[3];
+    double err[3];
+    Helix ref;
+    build_helix(ref, 1);
+    const Eigen::Vector3d exact = helix_exact_tip(ref, lambda), nn = ref.m.normalized();
+    const Eigen::Vector3d normal_part = exact - exact.dot(nn) * nn;
+    for (int k = 0; k < 3; ++k) {
+      Helix h;
+      build_helix(h, meshes[k]);
+      Vector q = Vector::Zero(h.model.size());
+      // Load-stepped Newton from the straight beam diverges here (0.1 steps of λ
+      // turn the tip by 0.4 rad about a skew axis): trace the path past λ, then
+      // Newton at λ from the last point.
+      Options o;
+      o.initial_load_increment = 0.05;
+      o.max_steps = 400;
+      o.lambda_max = lambda;
+      PathFollower pf(h.model, o);
+      REQUIRE(pf.start(q, 0.0));
+      while (pf.advance()) {}
+      REQUIRE(pf.current().lambda >= lambda);
+      q = pf.current().q;
+      REQUIRE(solve_at(h.model, q, lambda, h.s.EA));
+      tip[k] = helix_tip(h, q);
+      err[k] = (tip[k] - exact).norm();
+      const double phi = lambda * h.M / h.s.EI3 * h.L / meshes[k];
+      const double predicted = (phi / 2.0 / std::sin(phi / 2.0) - 1.0) * normal_part.norm();
+      UNSCOPED_INFO(std::setprecision(10) << "n " << meshes[k] << " tip " << tip[k].transpose() << " error " << err[k] << " predicted "
+                         << predicted << " |q − q_discrete| " << (q - helix_discrete(h, lambda)).norm());
+      CHECK(std::abs(err[k] - predicted) <= 1e-9 * h.L);
+      // Newton's tolerance (1e-11 of the load) over the smallest stiffness.
+      CHECK((q - helix_discrete(h, lambda)).norm() <= 1e-8 * h.L);
+    }
+    // n = 8, 16, 32: errors 0.0123946, 0.00308169, 0.000769369 (ratios 4.022,
+    // 4.005); Richardson (4 x₃₂ − x₁₆)/3 within 1.4e-6 of the exact tip, O(h⁴).
+    const Eigen::Vector3d richardson = (4.0 * tip[2] - tip[1]) / 3.0;
+    UNSCOPED_INFO(std::setprecision(10) << "exact " << exact.transpose() << " ratios " << err[0] / err[1] << " " << err[1] / err[2]
+                           << " Richardson error " << (richardson - exact).norm());
+    CHECK(err[0] / err[1] >= 3.9);
+    CHECK(err[0] / err[1] <= 4.1);
+    CHECK(err[1] / err[2] >= 3.95);
+    CHECK(err[1] / err[2] <= 4.05);
+    CHECK((richardson - exact).norm() <= 1e-2 * err[2]);
+  }
+}
+
+TEST_CASE("catalogue .cfg: helix cantilever under a skew end moment", "[catalogue][helix][frame3d]") {
+  const input::Config config =
+      input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/helix-cantilever.cfg");
+  const input::Spec spec = input::build(config);
+  const std::filesystem::path dir = std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / "catalogue-helix-cantilever";
+  PointRecorder rec;
+  const analysis::TraceResult s = senda::testing::run_into(spec, dir, &config, &rec);
+  const Model& m = *spec.model;
+  for (const auto& c : s.critical_points) UNSCOPED_INFO("critical point λ " << c.point.lambda);
+  CHECK(s.critical_points.empty());
+  REQUIRE(rec.points.size() >= 10);
+  // Node 2 the tip of a member of length 10 along x, GJ = EI = 2, 16 elements;
+  // m = 0.8 (cos 60°, sin 60°, 0). Every point against the exact polygonal helix.
+  const int tip = 1, n = 16;
+  const double L = 10.0, EI = 2.0, M = 0.8, beta = kPi / 3.0;
+  const Eigen::Vector3d axis(std::cos(beta), std::sin(beta), 0.0);
+  double worst = 0.0;
+  for (const auto& p : rec.points) {
+    if (p.lambda > 1.0 + 1e-12) continue;
+    Eigen::Vector3d exact = Eigen::Vector3d::Zero();
+    for (int j = 0; j < n; ++j) exact += (L / n) * (rot((j + 0.5) * (L / n) * p.lambda * M / EI * axis) * Eigen::Vector3d::UnitX());
+    const Eigen::Vector3d x(L + m.displacement(p.q, tip, Component::Ux), m.displacement(p.q, tip, Component::Uy),
+                            m.displacement(p.q, tip, Component::Uz));
+    worst = std::max(worst, (x - exact).norm());
+  }
+  // The last point (λ ≥ 1) against the continuum helix: 16 elements lie
+  // (φ/2)/sin(φ/2) − 1 of the part normal to the axis away (φ = wL/16; at λ = 1
+  // the continuum tip is the .cfg header's).
+  const auto& last = rec.points.back();
+  const double w = last.lambda * M / EI, phi = w * L / n;
+  const Eigen::Vector3d continuum = helix_continuum_tip(Eigen::Vector3d::UnitX(), axis, w, L);
+  const Eigen::Vector3d x1(L + m.displacement(last.q, tip, Component::Ux), m.displacement(last.q, tip, Component::Uy),
+                           m.displacement(last.q, tip, Component::Uz));
+  const double predicted = (phi / 2.0 / std::sin(phi / 2.0) - 1.0) * (continuum - continuum.dot(axis) * axis).norm();
+  INFO(rec.points.size() << " points, last λ " << last.lambda << ", worst tip error " << worst << ", last tip "
+                         << x1.transpose() << ", − continuum " << (x1 - continuum).norm() << ", predicted " << predicted);
+  CHECK(std::abs((x1 - continuum).norm() - predicted) <= 1e-7 * L);
   CHECK(worst <= 1e-7 * L);
   CHECK(rec.points.back().lambda >= 1.0);
 }
