@@ -103,6 +103,8 @@ inline nlohmann::json run_path(const std::string& name, const Problem& problem, 
   // 2.12), and those refactorized because the bound did not allow it.
   j["reused_factorizations"] = st.reused_factorizations;
   j["refused_reuses"] = st.refused_reuses;
+  // Corrector updates made without a factorization (eq. 2.7b, the finishing chord).
+  j["chord_iterations"] = st.chord_iterations;
   j["solves"] = fs.solves;
   j["residual_evaluations"] = st.residual_evaluations;
   j["tangent_assemblies"] = st.tangent_assemblies;

@@ -51,6 +51,7 @@ const std::map<std::string, Getter>& fields() {
       {"continuation.direction", [](auto& o, auto&) { return num(o.explorer.path.direction); }},
       {"continuation.auto_scale", [](auto& o, auto&) { return boolean(o.explorer.path.auto_scale); }},
       {"continuation.reuse_factorization", [](auto& o, auto&) { return boolean(o.explorer.path.reuse_factorization); }},
+      {"continuation.final_chord", [](auto& o, auto&) { return boolean(o.explorer.path.final_chord); }},
       {"continuation.psi", [](auto& o, auto&) { return num(o.explorer.path.psi); }},
       {"stop.max_steps", [](auto& o, auto&) { return num(o.explorer.path.max_steps); }},
       {"stop.zero_load", [](auto& o, auto&) { return boolean(o.explorer.path.stop_at_zero_load); }},

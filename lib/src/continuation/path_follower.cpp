@@ -161,6 +161,7 @@ bool PathFollower::point_factorization(const Vector& q, double lambda) {
   // update (1e-6 … 1e-12); it reaches the bound only when an eigenvalue of K is
   // within ~100 updates of zero, and then K is factorized at the point.
   const int n = problem_.size();
+  point_reused_ = false;
   const bool reusable = options_.reuse_factorization && work_->status() == linalg::FactorStatus::Ok &&
                         work_->size() == n && K_.nonZeros() > 0;
   if (!reusable) return assemble_and_factor(*work_, q, lambda);
@@ -169,6 +170,7 @@ bool PathFollower::point_factorization(const Vector& q, double lambda) {
   const double rho = reuse_radius();
   if (rho <= kReuseRadius) {
     ++stats_.reused_factorizations;
+    point_reused_ = true;
     return true;
   }
   ++stats_.refused_reuses;
@@ -274,11 +276,13 @@ void PathFollower::set_scaling(const Vector& v) {
 }
 
 bool PathFollower::tangent_at(const Vector& q, double lambda, const Vector* orient_q, double orient_l,
-                              double* cos_previous, bool commit) {
+                              double* cos_previous, bool commit, bool solved) {
   Vector& r = r_work_;
   Vector& v = v_;
-  load_vector(q, lambda, r);
-  point_->solve(r, v);
+  if (!solved) {
+    load_vector(q, lambda, r);
+    point_->solve(r, v);
+  }
   const double nrm = scaling_.norm(v, 1.0);
   if (!std::isfinite(nrm) || nrm == 0.0) return false;
   double sign = 1.0;
@@ -511,6 +515,9 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
   // tests (issue 19, displacement control on a dof the load does not move). A
   // converged step stays well inside the bound, so its tests are unchanged.
   double load_scale0 = 0.0, size0 = 0.0;
+  // Updates made with a factorization of K at the iterate they start from, in a row
+  // (0 after a finishing chord update, below): the quadratic model of eq. (2.7b).
+  int newton_updates = 0;
   for (int it = 0;; ++it) {
     if (stop_polled()) {
       why = "interrupted";
@@ -559,17 +566,43 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
         return true;
       }
     }
-    if (it == options_.max_iterations) {
+    // Eq. (2.7b), the finishing chord update. In Newton's quadratic phase the update
+    // contracts as Θ = ‖δ_k‖/‖δ_{k−1}‖ predicts: the next update and residual are
+    // ≈ Θ² ‖δ_k‖ and Θ² ‖g‖. A chord update with the factorization in hand (K at the
+    // iterate before the last) contracts by ≈ C ‖δ_k‖ ≈ Θ² as well, to first order.
+    // When both predictions meet the tests, the next update is that chord update: it
+    // converges in the same number of iterations as Newton, without a factorization,
+    // and it is made even at the iteration limit (a converging step is not cut one
+    // update short of its tests). A chord update that misses is followed by Newton.
+    bool chord = false;
+    if (options_.final_chord && newton_updates >= 2 && previous_increment > 0.0) {
+      const double theta = increment / previous_increment;
+      const double theta2 = theta * theta;
+      const double residual_bound =
+          std::max(options_.residual_tolerance * scale, 64.0 * std::numeric_limits<double>::epsilon() * term_scale);
+      chord = theta <= kChordContraction && theta2 * residual <= residual_bound &&
+              theta2 * increment <= std::max(options_.increment_tolerance * frame.ds, size_floor);
+    }
+    if (it >= options_.max_iterations && !chord) {
       why = "no convergence in " + std::to_string(it) + " iterations";
       return false;
     }
-    if (!assemble_and_factor(*work_, q, lambda)) {
-      why = singular_message(*work_);
-      return false;
+    if (chord) {
+      newton_updates = 0;
+      ++stats_.chord_iterations;
+    } else {
+      if (!assemble_and_factor(*work_, q, lambda)) {
+        why = singular_message(*work_);
+        return false;
+      }
+      ++newton_updates;
     }
     if (it == 0) term_scale = abs_product_norm(K_, q);  // varies slowly: once per step
     g = -g;
-    work_->solve(g, r, a, b);  // K a = −g, K b = r (eq. 2.7)
+    if (chord && problem_.is_proportional())
+      work_->solve(g, a);  // b = K⁻¹r from the last update: the same factor, the same r
+    else
+      work_->solve(g, r, a, b);  // K a = −g, K b = r (eq. 2.7)
     const double dl = lambda - lambda_start;
     const std::optional<double> dlam = constraint.correction(frame, dq, dl, a, b);
     if (!dlam || !std::isfinite(*dlam)) {
@@ -724,8 +757,12 @@ bool PathFollower::advance() {
     }
     if (ok) {
       std::swap(work_, point_);
+      // A kept factorization is the one the corrector's last update solved with, and
+      // a proportional load has the same r: its b = K⁻¹r is the tangent's solution.
+      const bool solved = point_reused_ && problem_.is_proportional() && b_.size() == q.size();
+      if (solved) v_ = b_;
       double turn = 1.0;  // cosine between the tangents at both ends of the step
-      if (!tangent_at(q, lambda, &new_secant_q_, secant_l, &turn, false)) {  // leaves t unchanged
+      if (!tangent_at(q, lambda, &new_secant_q_, secant_l, &turn, false, solved)) {  // leaves t unchanged
         std::swap(work_, point_);
         ok = false;
         why = "tangent not finite at the new point";
@@ -743,7 +780,7 @@ bool PathFollower::advance() {
         why = "the tangent turned by " + format_number(std::acos(std::clamp(turn, -1.0, 1.0)) * 180.0 / M_PI) +
               " degrees in one step (at most " + format_number(options_.max_turn_degrees) +
               ", continuation.max_turn)";
-      } else if (!tangent_at(q, lambda, &new_secant_q_, secant_l)) {
+      } else if (!tangent_at(q, lambda, &new_secant_q_, secant_l, nullptr, true, true)) {  // v_ from above
         std::swap(work_, point_);
         ok = false;
         why = "tangent not finite at the new point";

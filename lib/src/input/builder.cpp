@@ -1029,6 +1029,7 @@ void Builder::read_continuation(Spec& s) {
   o.direction = static_cast<int>(*c_.integer("continuation.direction"));
   o.auto_scale = *c_.boolean("continuation.auto_scale");
   o.reuse_factorization = *c_.boolean("continuation.reuse_factorization");
+  o.final_chord = *c_.boolean("continuation.final_chord");
   o.psi = *c_.real("continuation.psi");
   if (o.psi == 0.0 && o.constraint == continuation::ConstraintKind::LoadControl)
     c_.fail(c_.find("continuation.psi"), "continuation.psi", "psi = 0 leaves load control without a step",

@@ -91,7 +91,7 @@ const std::vector<OptionSpec>& option_table() {
       {"continuation.target_iterations", T::Integer, "4", "[1, 100]", false,
        "Newton iterations per step the step control aims at"},
       {"continuation.max_iterations", T::Integer, "15", "[1, 1000]", false,
-       "Newton iterations before a step is cut in half"},
+       "Newton iterations before a step is cut in half (final_chord may add one predicted to converge)"},
       {"continuation.residual_tolerance", T::Real, "1e-10", "(0, 1)", false,
        "convergence: residual norm relative to the load norm"},
       {"continuation.increment_tolerance", T::Real, "1e-9", "(0, 1)", false,
@@ -100,6 +100,9 @@ const std::vector<OptionSpec>& option_table() {
       {"continuation.reuse_factorization", T::Bool, "true", nullptr, false,
        "an accepted point keeps the factorization of its last Newton iteration when that provably has the "
        "same inertia (theory eq. 2.12); false: K is factorized again at every point"},
+      {"continuation.final_chord", T::Bool, "true", nullptr, false,
+       "the corrector's last update reuses the factorization in hand when the Newton updates before it "
+       "predict that it converges (theory eq. 2.7b), also at max_iterations; false: Newton throughout"},
       {"continuation.auto_scale", T::Bool, "true", nullptr, false,
        "scale unknowns per kind (translation, rotation) from the first tangent"},
       {"continuation.psi", T::Real, "1", "[0, inf)", false, "weight of lambda in the scaled norm"},

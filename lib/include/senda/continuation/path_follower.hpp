@@ -62,6 +62,10 @@ struct Options {
   // spectrum (eq. 2.12: the estimated spectral radius of K₀⁻¹(K − K₀) below
   // kReuseRadius); otherwise, and with false, K is factorized at the point.
   bool reuse_factorization = true;
+  // The corrector's last update reuses the factorization in hand, when the quadratic
+  // convergence of the Newton updates before it predicts that it meets the tests
+  // (eq. 2.7b); it may then be made at max_iterations. false: Newton throughout.
+  bool final_chord = true;
   // Polled before every trial step (each cut included) and every Newton iteration:
   // true ends the path as Interrupted at once (a step being tried is dropped).
   std::function<bool()> stop_requested;
@@ -104,12 +108,18 @@ struct Stats {
   // was the last Newton iteration's, and those refactorized because the estimate of
   // eq. (2.12) did not allow it (a crossing within ~100 Newton updates of the point).
   long reused_factorizations = 0, refused_reuses = 0;
+  // Corrector updates made with the factorization in hand instead of a new one
+  // (eq. 2.7b: the finishing chord update), included in newton_iterations.
+  long chord_iterations = 0;
   double assembly_seconds = 0.0;
 };
 
 // Reuse of the last Newton factorization at an accepted point (eq. 2.12): allowed
 // when the power-iteration estimate of ρ(K₀⁻¹ ΔK) is at most this.
 inline constexpr double kReuseRadius = 1e-2;
+// The finishing chord update (eq. 2.7b) is tried only in Newton's quadratic phase:
+// the last update at most this fraction of the one before.
+inline constexpr double kChordContraction = 0.1;
 
 // ‖ |K| |q| ‖ (entrywise absolute values): a force scale of the terms of K q (eq. 2.9).
 double abs_product_norm(const SparseMatrix& K, const Vector& q);
@@ -208,9 +218,10 @@ class PathFollower {
   // Power-iteration estimate of ρ(K₀⁻¹ (K_ − K₀)), K₀ the matrix of work_ (values in K0_).
   double reuse_radius();
   // The unit tangent at (q, λ), oriented along orient when given; with commit false
-  // only *cos_previous (its cosine with the current tangent, scaled norm) is set.
+  // only *cos_previous (its cosine with the current tangent, scaled norm) is set;
+  // with solved true v_ already holds K⁻¹r at (q, λ) (an earlier call at the point).
   bool tangent_at(const Vector& q, double lambda, const Vector* orient_q, double orient_l,
-                  double* cos_previous = nullptr, bool commit = true);
+                  double* cos_previous = nullptr, bool commit = true, bool solved = false);
   void load_vector(const Vector& q, double lambda, Vector& r);
   void set_scaling(const Vector& v);
   std::string singular_message(const linalg::SymmetricFactorization& f) const;
@@ -249,6 +260,7 @@ class PathFollower {
   double control_share0_ = 0.0;             // |w_j t_q,j| at the start
   StepFrame frame_;
   double tl_ = 0.0;
+  bool point_reused_ = false;  // point_factorization() kept the corrector's last factorization
   double ds_ = 0.0, ds0_ = 0.0, ds_min_ = 0.0, ds_max_ = 0.0;
   double load_norm_ = 0.0, initial_unbalance_ = 0.0, stiffness_floor_ = 0.0;
   double unit_load_length_ = 0.0;  // L₁ of resolvable_step()
