@@ -348,3 +348,133 @@ TEST_CASE("refinement: star dome, double points stay double, a triple splits", "
     CHECK(near(on, a.kind, a.lambda, 1e-9 * std::abs(a.lambda)) != nullptr);
   }
 }
+
+namespace {
+
+// Two dofs, V = ½q₀² − λq₀ + ½((q₀ − 1)² − ε)q₁² + ¼q₁⁴: on the path q = (λ, 0),
+// K = diag(1, (λ − 1)² − ε), two bifurcation points λ = 1 ± √ε whose crossings
+// cancel (negative pivots 0 → 1 → 0): a step over both shows no sign change, and
+// only the eigenvalue monitor finds them.
+class CancellingPair final : public Problem {
+ public:
+  explicit CancellingPair(double eps) : eps_(eps) {
+    std::vector<Eigen::Triplet<double>> t{{0, 0, 0.0}, {0, 1, 0.0}, {1, 0, 0.0}, {1, 1, 0.0}};
+    pattern_.resize(2, 2);
+    pattern_.setFromTriplets(t.begin(), t.end());
+  }
+  int size() const override { return 2; }
+  void residual(const Vector& q, double lambda, Vector& g) const override {
+    g.resize(2);
+    g[0] = q[0] - lambda + (q[0] - 1.0) * q[1] * q[1];
+    g[1] = ((q[0] - 1.0) * (q[0] - 1.0) - eps_) * q[1] + q[1] * q[1] * q[1];
+  }
+  const SparseMatrix& tangent_pattern() const override { return pattern_; }
+  void tangent(const Vector& q, double, SparseMatrix& K) const override {
+    K.coeffRef(0, 0) = 1.0 + q[1] * q[1];
+    K.coeffRef(0, 1) = 2.0 * (q[0] - 1.0) * q[1];
+    K.coeffRef(1, 0) = 2.0 * (q[0] - 1.0) * q[1];
+    K.coeffRef(1, 1) = (q[0] - 1.0) * (q[0] - 1.0) - eps_ + 3.0 * q[1] * q[1];
+  }
+  void dg_dlambda(const Vector&, double, Vector& out) const override { out = Vector::Unit(2, 0) * -1.0; }
+
+ private:
+  double eps_;
+  SparseMatrix pattern_;
+};
+
+// A problem that, at each of its calls, notes how many factorization objects share
+// the analysis of `watched` (the path's): the most that were alive at once.
+class Watched final : public Problem {
+ public:
+  explicit Watched(const Problem& p) : p_(p) {}
+  int size() const override { return p_.size(); }
+  void residual(const Vector& q, double lambda, Vector& g) const override {
+    look();
+    p_.residual(q, lambda, g);
+  }
+  const SparseMatrix& tangent_pattern() const override { return p_.tangent_pattern(); }
+  void tangent(const Vector& q, double lambda, SparseMatrix& K) const override {
+    look();
+    p_.tangent(q, lambda, K);
+  }
+  void dg_dlambda(const Vector& q, double lambda, Vector& out) const override { p_.dg_dlambda(q, lambda, out); }
+  DofKind dof_kind(int i) const override { return p_.dof_kind(i); }
+  const linalg::SymmetricFactorization* watched = nullptr;
+  mutable long peak = 0;
+
+ private:
+  void look() const {
+    if (watched) peak = std::max(peak, watched->analysis_copies());
+  }
+  const Problem& p_;
+};
+
+struct WatchedRun {
+  std::vector<CriticalPoint> points;
+  long peak_objects = 0, finder_factorizations = 0;
+};
+
+WatchedRun watched_trace(const Problem& p, double first_increment, int steps, double refine_fraction,
+                         bool monitor) {
+  Watched w(p);
+  Options o;
+  o.initial_load_increment = first_increment;
+  o.max_steps = steps;
+  o.lambda_max = 1.5;
+  PathFollower f(w, o);
+  w.watched = &f.factorization();
+  REQUIRE(f.start(Vector::Zero(p.size()), 0.0));
+  FinderOptions fo;
+  fo.refine_fraction = refine_fraction;
+  fo.monitor_eigenvalues = monitor;
+  CriticalPointFinder finder(fo);
+  while (f.advance()) finder.check(f, 0);
+  WatchedRun run;
+  run.points = finder.points();
+  run.peak_objects = w.peak;
+  run.finder_factorizations = finder.factorizations();
+  return run;
+}
+
+}  // namespace
+
+// Issue 14: at 10⁶ unknowns a factorized object holds 1.4 GiB, and the split of a
+// step kept one per level of the recursion besides the path's two and the
+// bisection follower's own two. A split holds one object besides the path's two,
+// whatever its depth (docs/performance.md).
+TEST_CASE("refinement: a split holds at most one factorization object besides the path's",
+          "[critical][refine][memory]") {
+  SECTION("split(): two close bifurcations, eight levels deep") {
+    const CoupledBars m(1.0, 5e-4, 1.0);  // P₁ = 1, P₂ = 1.001
+    const WatchedRun off = watched_trace(m, 0.3, 40, 0.0, true);
+    CHECK(off.peak_objects == 2);  // the path's two, the location over the idle one
+    const WatchedRun on = watched_trace(m, 0.3, 40, 1e-3, true);
+    REQUIRE(on.points.size() == 2);
+    INFO(on.points[0].message);
+    CHECK(on.points[0].converged);
+    CHECK(on.points[1].converged);
+    CHECK(std::abs(on.points[0].lambda - 1.0) <= 1e-10);
+    CHECK(std::abs(on.points[1].lambda - 1.001) <= 1e-10);
+    // The gap is 1/300 of the step: the halves split at least eight levels deep.
+    const auto at = on.points[0].message.find(" bisection point(s)");
+    REQUIRE(at != std::string::npos);
+    CHECK(std::stoi(on.points[0].message.substr(on.points[0].message.rfind('(', at) + 1)) >= 8);
+    CHECK(on.peak_objects == 3);
+    CHECK(on.finder_factorizations == sum_factorizations(on.points));
+  }
+  SECTION("monitored(): a pair that cancels in one step") {
+    const CancellingPair m(1e-4);  // λ = 0.99, 1.01
+    const WatchedRun off = watched_trace(m, 0.3, 40, 1e-3, false);
+    CHECK(off.points.empty());  // the test's own check that the monitor is what finds them
+    const WatchedRun on = watched_trace(m, 0.3, 40, 1e-3, true);
+    REQUIRE(on.points.size() == 2);
+    INFO(on.points[0].message << " | " << on.points[1].message);
+    CHECK(on.points[0].message.find("found by the eigenvalue monitor") != std::string::npos);
+    CHECK(on.points[0].converged);
+    CHECK(on.points[1].converged);
+    CHECK(std::abs(on.points[0].lambda - 0.99) <= 1e-8);  // SPB to the location tolerance
+    CHECK(std::abs(on.points[1].lambda - 1.01) <= 1e-8);
+    CHECK(on.peak_objects == 3);
+    CHECK(on.finder_factorizations == sum_factorizations(on.points));
+  }
+}

@@ -85,8 +85,10 @@ PathFollower::PathFollower(const Problem& problem, const Options& options)
       (options_.control_dof < 0 || options_.control_dof >= problem.size()))
     throw std::logic_error("PathFollower: displacement control needs control_dof in [0, n)");
   K_ = problem_.tangent_pattern();
-  work_ = std::make_unique<linalg::SymmetricFactorization>(K_, options_.linear_solver);
-  point_ = work_->clone_analysis();  // one symbolic analysis for both
+  own_work_ = std::make_unique<linalg::SymmetricFactorization>(K_, options_.linear_solver);
+  own_point_ = own_work_->clone_analysis();  // one symbolic analysis for both
+  work_ = own_work_.get();
+  point_ = own_point_.get();
 }
 
 PathFollower::PathFollower(const Problem& problem, const Options& options,
@@ -97,11 +99,33 @@ PathFollower::PathFollower(const Problem& problem, const Options& options,
     throw std::logic_error("PathFollower: displacement control needs control_dof in [0, n)");
   if (analysed.size() != problem.size()) throw std::logic_error("PathFollower: analysis of another size");
   K_ = problem_.tangent_pattern();
-  work_ = analysed.clone_analysis();
-  point_ = analysed.clone_analysis();
+  own_work_ = analysed.clone_analysis();
+  own_point_ = analysed.clone_analysis();
+  work_ = own_work_.get();
+  point_ = own_point_.get();
 }
 
-PathFollower::~PathFollower() = default;
+PathFollower::PathFollower(const Problem& problem, const Options& options, linalg::SymmetricFactorization& work,
+                           linalg::SymmetricFactorization& point)
+    : problem_(problem), options_(options), constraint_(make_constraint(options.constraint)) {
+  if (options_.constraint == ConstraintKind::DisplacementControl &&
+      (options_.control_dof < 0 || options_.control_dof >= problem.size()))
+    throw std::logic_error("PathFollower: displacement control needs control_dof in [0, n)");
+  if (work.size() != problem.size() || point.size() != problem.size())
+    throw std::logic_error("PathFollower: analysis of another size");
+  if (&work == &point) throw std::logic_error("PathFollower: one object lent for both factorizations");
+  K_ = problem_.tangent_pattern();
+  work_ = &work;
+  point_ = &point;
+  lent_ = {&work, &point};
+  lent_stats_ = {work.stats(), point.stats()};
+  lent_factorizations_ = lent_stats_[0].factorizations + lent_stats_[1].factorizations;
+}
+
+PathFollower::~PathFollower() {
+  for (int k = 0; k < 2; ++k)
+    if (lent_[k]) lent_[k]->restore_stats(lent_stats_[k]);
+}
 
 void PathFollower::finish(Termination t, std::string why) {
   if (termination_ == Termination::Running) {
@@ -894,6 +918,14 @@ linalg::FactorStats PathFollower::factor_stats() const {
   s.analyze_seconds += p.analyze_seconds;
   s.factorize_seconds += p.factorize_seconds;
   s.solve_seconds += p.solve_seconds;
+  for (int k = 0; k < 2; ++k)
+    if (lent_[k]) {
+      s.factorizations -= lent_stats_[k].factorizations;
+      s.solves -= lent_stats_[k].solves;
+      s.analyze_seconds -= lent_stats_[k].analyze_seconds;
+      s.factorize_seconds -= lent_stats_[k].factorize_seconds;
+      s.solve_seconds -= lent_stats_[k].solve_seconds;
+    }
   return s;
 }
 }  // namespace senda::continuation

@@ -2,6 +2,7 @@
 #include <Eigen/LU>
 #include <Eigen/QR>
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
@@ -699,6 +700,15 @@ bool in_bracket(const CriticalPoint& cp, const continuation::PathPoint& a, const
 // = 0 one located point: an eigenvalue touching zero where λ is extremal), or when
 // the budget of bisection points is spent; a point located outside a piece that
 // cannot be split is reported not located, with its bracket.
+// Factorization objects: at most one besides the path's two, whatever the depth
+// (at 10⁶ unknowns one holds 1.4 GiB: docs/performance.md). K at the step's end b is
+// the path's (read only); the path's idle object (`scratch`) and one of the
+// bisection's own (`spare`) take everything else in turn: the bisection points'
+// steps (a follower that borrows both), the locations' and eigenvalue checks' own
+// factorizations, and K at a bisection point. A bisection point keeps its state
+// only; K at it stays in the object its step left it in until something else is
+// factorized there, and is factorized again into one of the two when needed (counted
+// with the bisection's factorizations).
 struct Bisection {
   const Problem& problem;
   const continuation::Scaling& scaling;
@@ -711,7 +721,15 @@ struct Bisection {
   int max_midpoints = 0;
   int midpoints = 0;
   long factorizations = 0;
-  linalg::SymmetricFactorization* scratch = nullptr;  // the main path's idle factorization (locate())
+  const linalg::SymmetricFactorization* step_end = nullptr;  // K at the step's b (the path's)
+  linalg::SymmetricFactorization* scratch = nullptr;         // the path's idle factorization
+  std::unique_ptr<linalg::SymmetricFactorization> spare{}, spare2{};  // spare2: only without scratch
+  // What the two lent objects hold: the id of the bisection point whose K, or 0.
+  struct Slot {
+    linalg::SymmetricFactorization* f = nullptr;
+    int holds = 0;
+  };
+  std::array<Slot, 2> slots{};
   struct Piece {
     CriticalPoint cp;
     Vector secant_q;
@@ -726,6 +744,46 @@ struct Bisection {
 
   static bool is_step(const continuation::PathPoint& a, const continuation::PathPoint& b) {
     return a.index >= 0 && b.index >= 0;  // bisection points have index −1
+  }
+
+  // The two objects, the spare made on first use (a copy of the step's analysis).
+  void make_slots() {
+    if (slots[1].f) return;
+    spare = step_end->clone_analysis();
+    slots[1].f = spare.get();
+    if (!scratch || scratch == step_end || scratch->size() != step_end->size()) {
+      spare2 = step_end->clone_analysis();
+      scratch = spare2.get();
+    }
+    slots[0].f = scratch;
+  }
+
+  // K at the end p of a piece: the step's own (id 0), or bisection point id's, in
+  // the object that holds it or factorized again into one of the two.
+  const linalg::SymmetricFactorization& factor_at(const continuation::PathPoint& p, int id) {
+    if (id == 0) return *step_end;
+    for (const Slot& s : slots)
+      if (s.holds == id) return *s.f;
+    Slot& s = slots[1].holds == 0 || slots[0].holds != 0 ? slots[1] : slots[0];
+    SparseMatrix K = problem.tangent_pattern();
+    problem.tangent(p.q, p.lambda, K);
+    const linalg::FactorStats saved = s.f->stats();
+    s.f->factorize(K);
+    s.f->restore_stats(saved);
+    ++factorizations;
+    s.holds = id;
+    return *s.f;
+  }
+
+  // An object to factorize over while `keep` is in use (for locate(),
+  // crossed_eigenvalues()); what it held is lost.
+  linalg::SymmetricFactorization* scratch_besides(const linalg::SymmetricFactorization& keep) {
+    Slot* pick = nullptr;
+    for (Slot& s : slots)
+      if (s.f && s.f != &keep && (!pick || pick->holds != 0)) pick = &s;
+    if (!pick) return scratch;  // no bisection point yet: the path's idle object
+    pick->holds = 0;
+    return pick->f;
   }
 
   void multiple(const continuation::PathPoint& a, const continuation::PathPoint& b, const std::string& why) {
@@ -751,8 +809,8 @@ struct Bisection {
   }
 
   // A piece of the step: nothing, one simple crossing (located), or several (split again).
-  void piece(const continuation::PathPoint& a, const continuation::PathPoint& b,
-             const linalg::SymmetricFactorization& fb) {
+  // b_id: the piece's end b, the step's (0) or a bisection point's (factor_at()).
+  void piece(const continuation::PathPoint& a, const continuation::PathPoint& b, int b_id) {
     const int change = b.negative_pivots - a.negative_pivots;
     // A piece known to hold several crossings is split whatever the detection test
     // (det K does not change sign across an even number of them).
@@ -760,8 +818,9 @@ struct Bisection {
     std::string why;
     if (std::abs(change) >= 2) {
       if (!splitting) {
-        push(critical::locate(problem, a, b, fb, locate, scratch), a, b);  // a multiple point, not located
-      } else if (!split(a, b, fb, why)) {
+        const linalg::SymmetricFactorization& fb = factor_at(b, b_id);
+        push(critical::locate(problem, a, b, fb, locate, scratch_besides(fb)), a, b);  // multiple, not located
+      } else if (!split(a, b, b_id, why)) {
         multiple(a, b, why);
       }
       return;
@@ -776,16 +835,16 @@ struct Bisection {
       // nearest zero at both ends, matched by their vectors, tell them apart.
       // Two points that no split separates are a multiple point, not located (one
       // of them located and the other dropped would be the wrong answer of item 1).
-      const int crossed = crossed_eigenvalues(a, b, fb);
+      const int crossed = crossed_eigenvalues(a, b, factor_at(b, b_id));
       if (crossed != 0) {
-        if (!split(a, b, fb, why)) multiple(a, b, why);
+        if (!split(a, b, b_id, why)) multiple(a, b, why);
         return;
       }
     }
-    CriticalPoint cp = locate_point(a, b, fb);
+    CriticalPoint cp = locate_point(a, b, factor_at(b, b_id));
     if (cp.converged && !in_bracket(cp, a, b, scaling, control_dof(), why)) {
       std::string split_why;
-      if (split(a, b, fb, split_why)) return;
+      if (split(a, b, b_id, split_why)) return;
       cp.converged = false;
       cp.message = why + "; not located: " + split_why;
     } else if (!cp.converged && !is_step(a, b)) {
@@ -793,15 +852,15 @@ struct Bisection {
       // (where the monitor split, the crossing eigenvalue is extremal along the path
       // and SPB is near singular there). Its halves are tried before giving up.
       std::string split_why;
-      if (split(a, b, fb, split_why)) return;
+      if (split(a, b, b_id, split_why)) return;
       cp.message += "; the piece's halves did not locate it either (" + split_why + ")";
     }
     push(std::move(cp), a, b);
   }
 
   CriticalPoint locate_point(const continuation::PathPoint& a, const continuation::PathPoint& b,
-                             const linalg::SymmetricFactorization& fb) const {
-    CriticalPoint cp = critical::locate(problem, a, b, fb, locate, scratch);
+                             const linalg::SymmetricFactorization& fb) {
+    CriticalPoint cp = critical::locate(problem, a, b, fb, locate, scratch_besides(fb));
     if (!is_step(a, b))
       cp.message += "; step refined, a simple crossing in lambda [" + fmt_g(std::min(a.lambda, b.lambda)) + ", " +
                     fmt_g(std::max(a.lambda, b.lambda)) + "]";
@@ -818,7 +877,7 @@ struct Bisection {
     problem.tangent(b.q, b.lambda, K);
     const Eigenpairs eb = nearest_eigenpairs(fb, K, m, locate.inverse_iterations);
     problem.tangent(a.q, a.lambda, K);
-    LocatorFactorization lf(K, locate.linear_solver, scratch, &fb);
+    LocatorFactorization lf(K, locate.linear_solver, scratch_besides(fb), &fb);
     linalg::SymmetricFactorization& fa = lf.get();
     const linalg::FactorStatus st = fa.factorize(K);
     factorizations += lf.factorizations();
@@ -841,13 +900,14 @@ struct Bisection {
     return crossed;
   }
 
-  // The path point on the hyperplane orthogonal to the chord of [a, b] at the
-  // fraction `at` of it (a fresh follower f from a, one step; its factorization is
-  // that of K at m). False, with the reason, when [a, b] is too short, the budget is
-  // spent, the step fails, or the point leaves the bracket.
-  bool bisection_point(const continuation::PathPoint& a, const continuation::PathPoint& b,
-                       const linalg::SymmetricFactorization& fb, double at,
-                       std::unique_ptr<continuation::PathFollower>& f, continuation::PathPoint& m, std::string& why) {
+  // The path point m on the hyperplane orthogonal to the chord of [a, b] at the
+  // fraction `at` of it (a follower from a over the two lent objects, one step;
+  // K at m is left in one of them, m_id's: factor_at()), and, when asked for, the
+  // path's unit tangent at m. False, with the reason, when [a, b] is too short, the
+  // budget is spent, the step fails, or the point leaves the bracket.
+  bool bisection_point(const continuation::PathPoint& a, const continuation::PathPoint& b, double at,
+                       continuation::PathPoint& m, int& m_id, std::string& why, Vector* tq = nullptr,
+                       double* tl = nullptr) {
     if (!splitting) {
       why = "step refinement is off (critical.refine_fraction)";
       return false;
@@ -863,15 +923,23 @@ struct Bisection {
       why = "not separated in " + std::to_string(midpoints) + " bisections";
       return false;
     }
-    ++midpoints;
-    f = std::make_unique<continuation::PathFollower>(problem, path, fb);  // fb's symbolic analysis
-    const bool ok = f->start_along(a.q, a.lambda, chord_q, chord_l, at * length, scaling) && f->advance();
-    factorizations += f->factorizations();
-    if (!ok) {
-      why = "the bisection point was not found (" + f->message() + ")";
-      return false;
+    m_id = ++midpoints;
+    make_slots();
+    for (Slot& s : slots) s.holds = 0;
+    {
+      continuation::PathFollower f(problem, path, *slots[0].f, *slots[1].f);
+      const bool ok = f.start_along(a.q, a.lambda, chord_q, chord_l, at * length, scaling) && f.advance();
+      factorizations += f.factorizations();
+      if (!ok) {
+        why = "the bisection point was not found (" + f.message() + ")";
+        return false;
+      }
+      m = f.current();
+      if (tq) *tq = f.tangent_q();
+      if (tl) *tl = f.tangent_lambda();
+      for (Slot& s : slots)
+        if (s.f == &f.factorization()) s.holds = m_id;
     }
-    m = f->current();
     m.index = -1;  // not a point of the path
     // The split point must lie between a and b, near their chord (not on another
     // branch through a bifurcation point in the bracket).
@@ -893,19 +961,13 @@ struct Bisection {
   // Splits [a, b] at its bisection point and resolves both halves. False, with the
   // reason, when the piece cannot be split, or when its halves hold no crossing (the
   // crossings cancel inside one half): the caller reports the piece.
-  bool split(const continuation::PathPoint& a, const continuation::PathPoint& b,
-             const linalg::SymmetricFactorization& fb, std::string& why) {
-    std::unique_ptr<continuation::PathFollower> f;
+  bool split(const continuation::PathPoint& a, const continuation::PathPoint& b, int b_id, std::string& why) {
     continuation::PathPoint m;
-    if (!bisection_point(a, b, fb, 0.5, f, m, why)) return false;
+    int m_id = 0;
+    if (!bisection_point(a, b, 0.5, m, m_id, why)) return false;
     const std::size_t before = out.size();
-    // Only K(m)'s factorization is needed from here on: the follower and its idle
-    // Newton factorization are freed before the halves, which may split again (at
-    // 10⁶ unknowns a factorization is 1.5 GB: docs/performance.md).
-    const std::unique_ptr<linalg::SymmetricFactorization> fm = std::move(*f).release_factorization();
-    f.reset();
-    piece(a, m, *fm);
-    piece(m, b, fb);
+    piece(a, m, m_id);
+    piece(m, b, b_id);
     if (out.size() == before) {
       why = "the bisection found no simple crossing";
       return false;
@@ -921,30 +983,29 @@ struct Bisection {
   // zero and turned back, or touched it within the minimum bracket). `unresolved` is
   // set when the step itself could not be split: its prediction was never examined.
   void monitored(const continuation::PathPoint& a, const PathEigenvalues& ea, const continuation::PathPoint& b,
-                 const PathEigenvalues& eb, const linalg::SymmetricFactorization& fb, double at, int depth = 0) {
-    std::unique_ptr<continuation::PathFollower> f;
+                 const PathEigenvalues& eb, int b_id, double at, int depth = 0) {
     continuation::PathPoint m;
+    int m_id = 0;
     std::string why;
-    if (!bisection_point(a, b, fb, at, f, m, why)) {
+    Vector tq;
+    double tl = 0.0;
+    if (!bisection_point(a, b, at, m, m_id, why, &tq, &tl)) {
       if (depth == 0) unresolved = why;
       return;
     }
     const std::size_t before = out.size();
-    // As in split(): K(m)'s factorization and the tangent at m are kept, the follower
-    // (with its idle Newton factorization) is freed before the recursion below.
-    const Vector tq = f->tangent_q();
-    const double tl = f->tangent_lambda();
-    const std::unique_ptr<linalg::SymmetricFactorization> fm = std::move(*f).release_factorization();
-    f.reset();
-    piece(a, m, *fm);
-    piece(m, b, fb);
+    piece(a, m, m_id);
+    piece(m, b, b_id);
     if (out.size() != before) return;
     PathEigenvalues em;
     const int k = std::min(problem.size(), locate.subspace_size);
     const double la = scaling.norm(m.q - a.q, m.lambda - a.lambda), lb = scaling.norm(b.q - m.q, b.lambda - m.lambda);
-    if (!eigen_at(problem, m, *fm, tq, tl, std::min(la, lb), k, locate.inverse_iterations, em, &ea)) return;
-    if (const auto t = predicted_crossing(ea, em, la)) monitored(a, ea, m, em, *fm, *t, depth + 1);
-    if (const auto t = predicted_crossing(em, eb, lb)) monitored(m, em, b, eb, fb, *t, depth + 1);
+    const bool ok = eigen_at(problem, m, factor_at(m, m_id), tq, tl, std::min(la, lb), k, locate.inverse_iterations,
+                             em, &ea);
+    tq = Vector();  // the tangent is not needed below (n numbers a level)
+    if (!ok) return;
+    if (const auto t = predicted_crossing(ea, em, la)) monitored(a, ea, m, em, m_id, *t, depth + 1);
+    if (const auto t = predicted_crossing(em, eb, lb)) monitored(m, em, b, eb, b_id, *t, depth + 1);
   }
   std::string unresolved{};  // why a split the monitor asked for was not made
 };
@@ -964,6 +1025,7 @@ void CriticalPointFinder::resolve_step(const continuation::PathFollower& followe
   path.max_steps = std::numeric_limits<int>::max();
   path.min_step_ratio = 1.0 / 16.0;  // a bisection point may be cut four times, then it is given up
   Bisection bis{follower.problem(), follower.scaling(), path, lo, options_.detect};
+  bis.step_end = &follower.factorization();
   bis.scratch = &follower.idle_factorization();
   bis.splitting = options_.refine_fraction > 0.0 && options_.refine_fraction < 1.0;
   bis.step_length = follower.scaling().norm(b.q - a.q, b.lambda - a.lambda);
@@ -977,9 +1039,9 @@ void CriticalPointFinder::resolve_step(const continuation::PathFollower& followe
   const std::optional<continuation::Crossing>& crossing = follower.last_crossing();
   const bool seen = crossing && detected(*crossing, options_.detect);
   if (monitored) {
-    bis.monitored(a, *before, b, *after, follower.factorization(), predicted);
+    bis.monitored(a, *before, b, *after, 0, predicted);
     if (bis.out.empty() && seen) {
-      bis.piece(a, b, follower.factorization());  // the step's own crossing, as without the monitor
+      bis.piece(a, b, 0);  // the step's own crossing, as without the monitor
     } else if (bis.out.empty() && !bis.unresolved.empty()) {
       // The monitor saw two crossings that cancel and no split could show them: say
       // so with the bracket rather than drop them.
@@ -988,7 +1050,7 @@ void CriticalPointFinder::resolve_step(const continuation::PathFollower& followe
       bis.out.back().cp.negative_pivots_change = 0;
     }
   } else {
-    bis.piece(a, b, follower.factorization());
+    bis.piece(a, b, 0);
   }
   if (bis.out.empty() && (!monitored || seen)) {
     // The step was detected but its pieces hold nothing: crossings that cancel (an

@@ -328,7 +328,7 @@ SymmetricFactorization::SymmetricFactorization(const SparseMatrix& pattern, Solv
 }
 
 SymmetricFactorization::SymmetricFactorization(const SymmetricFactorization& analysed, CloneTag)
-    : impl_(std::make_unique<Impl>()), n_(analysed.n_), backend_(analysed.backend_) {
+    : impl_(std::make_unique<Impl>()), n_(analysed.n_), backend_(analysed.backend_), lineage_(analysed.lineage_) {
   const auto t0 = Clock::now();
 #ifdef SENDA_HAVE_MUMPS
   if (backend_ == Solver::Mumps) {

@@ -14,6 +14,7 @@
 // so that callers can act between steps: write results, locate a critical point
 // that was bracketed, or stop on request. It never prints and never throws for a
 // numerical outcome: those end as a Termination with a message.
+#include <array>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -131,6 +132,14 @@ class PathFollower {
   // problem's tangent pattern) instead of redoing it: the bisection of a step makes
   // one follower per split point.
   PathFollower(const Problem& problem, const Options& options, const linalg::SymmetricFactorization& analysed);
+  // The same over two distinct analysed objects of the caller's (the problem's
+  // tangent pattern), which it factorizes into and does not own: a bisection point
+  // of the critical-point finder needs no objects of its own (docs/performance.md).
+  // Their counters are put back on destruction (restore_stats), so factorizations()
+  // and factor_stats() count this follower's work only; which of the two holds K at
+  // current() is &factorization().
+  PathFollower(const Problem& problem, const Options& options, linalg::SymmetricFactorization& work,
+               linalg::SymmetricFactorization& point);
   ~PathFollower();
 
   // Equilibrium at fixed λ₀ from the guess q₀ (Newton), then scaling and the
@@ -187,16 +196,10 @@ class PathFollower {
   // path's two: docs/performance.md). Such a user puts its counters back
   // (restore_stats), and must not hold it across advance().
   linalg::SymmetricFactorization& idle_factorization() const { return *work_; }
-  // Gives the caller the factorization of K at current() (factorization()) and frees
-  // the idle Newton one; the follower is left without factorizations and may only be
-  // destroyed. For a follower made for one point (the bisection points of the
-  // critical-point finder), whose point's factorization outlives it.
-  std::unique_ptr<linalg::SymmetricFactorization> release_factorization() && {
-    work_.reset();
-    return std::move(point_);
-  }
   // Factorizations spent in Newton iterations (work) and at accepted points.
-  long factorizations() const { return work_->stats().factorizations + point_->stats().factorizations; }
+  long factorizations() const {
+    return work_->stats().factorizations + point_->stats().factorizations - lent_factorizations_;
+  }
   linalg::FactorStats factor_stats() const;
   const Stats& stats() const { return stats_; }
   const Options& options() const { return options_; }
@@ -240,8 +243,12 @@ class PathFollower {
   std::unique_ptr<Constraint> constraint_;
   std::unique_ptr<Constraint> first_step_constraint_;  // start_along(): used for one step
   bool skip_crossing_ = false;
-  std::unique_ptr<linalg::SymmetricFactorization> work_;   // Newton iterations
-  std::unique_ptr<linalg::SymmetricFactorization> point_;  // K at current()
+  std::unique_ptr<linalg::SymmetricFactorization> own_work_, own_point_;  // null when borrowed
+  linalg::SymmetricFactorization* work_ = nullptr;   // Newton iterations
+  linalg::SymmetricFactorization* point_ = nullptr;  // K at current()
+  std::array<linalg::SymmetricFactorization*, 2> lent_{};  // borrowed objects, and their counters when lent
+  std::array<linalg::FactorStats, 2> lent_stats_{};
+  long lent_factorizations_ = 0;
   SparseMatrix K_;
   std::vector<double> K0_;                  // values of K at the last Newton iterate (eq. 2.12)
   Vector z1_, z2_, y1_, y2_;                // power iteration of eq. (2.12)

@@ -88,6 +88,11 @@ class SymmetricFactorization {
   // (MUMPS cannot copy an analysis between instances: its clone analyses again,
   // with the ordering of this one given, so that no ordering is computed.)
   std::unique_ptr<SymmetricFactorization> clone_analysis() const;
+  // The live objects that share this one's analysis: itself, the objects cloned
+  // from it, from the object it was cloned from, and so on (e.g. a path follower's
+  // two objects and the critical-point finder's copies): what the factors of one
+  // structure hold at once (docs/performance.md).
+  long analysis_copies() const { return lineage_.use_count(); }
 
   // Numeric factorization of K (same pattern as at construction; only the lower
   // triangle is read).
@@ -141,6 +146,7 @@ class SymmetricFactorization {
   int negative_ = 0, zero_ = 0, first_zero_ = -1;
   double pivot_ratio_ = 0.0;
   mutable FactorStats stats_;
+  std::shared_ptr<const int> lineage_ = std::make_shared<const int>(0);  // shared by the clones
 };
 
 // Sign of det K from an LU factorization with partial pivoting (UMFPACK):
