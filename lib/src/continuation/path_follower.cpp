@@ -590,11 +590,12 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
         return true;
       }
     }
-    // Eq. (2.7b), the finishing chord update. In Newton's quadratic phase the update
-    // contracts as Θ = ‖δ_k‖/‖δ_{k−1}‖ predicts: the next update and residual are
-    // ≈ Θ² ‖δ_k‖ and Θ² ‖g‖. A chord update with the factorization in hand (K at the
-    // iterate before the last) contracts by ≈ C ‖δ_k‖ ≈ Θ² as well, to first order.
-    // When both predictions meet the tests, the next update is that chord update: it
+    // Eq. (2.7b), the finishing chord update. In Newton's quadratic phase, with
+    // Θ = ‖δ_k‖/‖δ_{k−1}‖, the error of the iterate and so the next update are
+    // ≈ Θ² ‖δ_k‖. A chord update with the factorization in hand (K at the iterate
+    // before the last) leaves a fraction ≈ C ‖δ_k‖ = Θ² of that error (Newton Θ⁴): the
+    // next update ≈ Θ² ‖δ_k‖ still, the residual after it ≈ Θ² ‖g‖. When both
+    // predictions meet the tests, the next update is that chord update: it
     // converges in the same number of iterations as Newton, without a factorization,
     // and it is made even at the iteration limit (a converging step is not cut one
     // update short of its tests). A chord update that misses is followed by Newton.
