@@ -29,13 +29,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Both entries of both columns of a 2 × 2 tangent.
+SparseMatrix full_pattern_2x2() {
+  std::vector<Eigen::Triplet<double>> t{{0, 0, 0.0}, {0, 1, 0.0}, {1, 0, 0.0}, {1, 1, 0.0}};
+  SparseMatrix p(2, 2);
+  p.setFromTriplets(t.begin(), t.end());
+  return p;
+}
+
 class CoupledBars final : public Problem {
  public:
-  CoupledBars(double c, double kappa, double L) : c_(c), kappa_(kappa), L_(L) {
-    std::vector<Eigen::Triplet<double>> t{{0, 0, 0.0}, {0, 1, 0.0}, {1, 0, 0.0}, {1, 1, 0.0}};
-    pattern_.resize(2, 2);
-    pattern_.setFromTriplets(t.begin(), t.end());
-  }
+  CoupledBars(double c, double kappa, double L) : c_(c), kappa_(kappa), L_(L) {}
   int size() const override { return 2; }
   void residual(const Vector& q, double P, Vector& g) const override {
     g.resize(2);
@@ -58,7 +62,7 @@ class CoupledBars final : public Problem {
 
  private:
   double c_, kappa_, L_;
-  SparseMatrix pattern_;
+  SparseMatrix pattern_ = full_pattern_2x2();
 };
 
 struct Run {
@@ -357,11 +361,7 @@ namespace {
 // only the eigenvalue monitor finds them.
 class CancellingPair final : public Problem {
  public:
-  explicit CancellingPair(double eps) : eps_(eps) {
-    std::vector<Eigen::Triplet<double>> t{{0, 0, 0.0}, {0, 1, 0.0}, {1, 0, 0.0}, {1, 1, 0.0}};
-    pattern_.resize(2, 2);
-    pattern_.setFromTriplets(t.begin(), t.end());
-  }
+  explicit CancellingPair(double eps) : eps_(eps) {}
   int size() const override { return 2; }
   void residual(const Vector& q, double lambda, Vector& g) const override {
     g.resize(2);
@@ -379,7 +379,7 @@ class CancellingPair final : public Problem {
 
  private:
   double eps_;
-  SparseMatrix pattern_;
+  SparseMatrix pattern_ = full_pattern_2x2();
 };
 
 // A problem that, at each of its calls, notes how many factorization objects share
