@@ -79,12 +79,16 @@ double abs_product_norm(const SparseMatrix& K, const Vector& q) {
   return std::sqrt(sum2);
 }
 
-PathFollower::PathFollower(const Problem& problem, const Options& options)
+PathFollower::PathFollower(const Problem& problem, const Options& options, Unfactored)
     : problem_(problem), options_(options), constraint_(make_constraint(options.constraint)) {
   if (options_.constraint == ConstraintKind::DisplacementControl &&
       (options_.control_dof < 0 || options_.control_dof >= problem.size()))
     throw std::logic_error("PathFollower: displacement control needs control_dof in [0, n)");
   K_ = problem_.tangent_pattern();
+}
+
+PathFollower::PathFollower(const Problem& problem, const Options& options)
+    : PathFollower(problem, options, Unfactored{}) {
   own_work_ = std::make_unique<linalg::SymmetricFactorization>(K_, options_.linear_solver);
   own_point_ = own_work_->clone_analysis();  // one symbolic analysis for both
   work_ = own_work_.get();
@@ -93,12 +97,8 @@ PathFollower::PathFollower(const Problem& problem, const Options& options)
 
 PathFollower::PathFollower(const Problem& problem, const Options& options,
                            const linalg::SymmetricFactorization& analysed)
-    : problem_(problem), options_(options), constraint_(make_constraint(options.constraint)) {
-  if (options_.constraint == ConstraintKind::DisplacementControl &&
-      (options_.control_dof < 0 || options_.control_dof >= problem.size()))
-    throw std::logic_error("PathFollower: displacement control needs control_dof in [0, n)");
+    : PathFollower(problem, options, Unfactored{}) {
   if (analysed.size() != problem.size()) throw std::logic_error("PathFollower: analysis of another size");
-  K_ = problem_.tangent_pattern();
   own_work_ = analysed.clone_analysis();
   own_point_ = analysed.clone_analysis();
   work_ = own_work_.get();
@@ -107,19 +107,14 @@ PathFollower::PathFollower(const Problem& problem, const Options& options,
 
 PathFollower::PathFollower(const Problem& problem, const Options& options, linalg::SymmetricFactorization& work,
                            linalg::SymmetricFactorization& point)
-    : problem_(problem), options_(options), constraint_(make_constraint(options.constraint)) {
-  if (options_.constraint == ConstraintKind::DisplacementControl &&
-      (options_.control_dof < 0 || options_.control_dof >= problem.size()))
-    throw std::logic_error("PathFollower: displacement control needs control_dof in [0, n)");
+    : PathFollower(problem, options, Unfactored{}) {
   if (work.size() != problem.size() || point.size() != problem.size())
     throw std::logic_error("PathFollower: analysis of another size");
   if (&work == &point) throw std::logic_error("PathFollower: one object lent for both factorizations");
-  K_ = problem_.tangent_pattern();
   work_ = &work;
   point_ = &point;
   lent_ = {&work, &point};
   lent_stats_ = {work.stats(), point.stats()};
-  lent_factorizations_ = lent_stats_[0].factorizations + lent_stats_[1].factorizations;
 }
 
 PathFollower::~PathFollower() {
@@ -913,20 +908,9 @@ bool PathFollower::advance() {
 namespace senda::continuation {
 linalg::FactorStats PathFollower::factor_stats() const {
   linalg::FactorStats s = work_->stats();
-  const linalg::FactorStats& p = point_->stats();
-  s.factorizations += p.factorizations;
-  s.solves += p.solves;
-  s.analyze_seconds += p.analyze_seconds;
-  s.factorize_seconds += p.factorize_seconds;
-  s.solve_seconds += p.solve_seconds;
+  s += point_->stats();
   for (int k = 0; k < 2; ++k)
-    if (lent_[k]) {
-      s.factorizations -= lent_stats_[k].factorizations;
-      s.solves -= lent_stats_[k].solves;
-      s.analyze_seconds -= lent_stats_[k].analyze_seconds;
-      s.factorize_seconds -= lent_stats_[k].factorize_seconds;
-      s.solve_seconds -= lent_stats_[k].solve_seconds;
-    }
+    if (lent_[k]) s -= lent_stats_[k];  // what the lender's objects had counted before
   return s;
 }
 }  // namespace senda::continuation

@@ -132,19 +132,8 @@ bool BranchExplorer::wanted(const std::string& id) const {
 }
 
 void BranchExplorer::absorb(const continuation::PathFollower& f) {
-  const continuation::Stats& s = f.stats();
-  stats_.steps += s.steps;
-  stats_.failed_steps += s.failed_steps;
-  stats_.newton_iterations += s.newton_iterations;
-  stats_.residual_evaluations += s.residual_evaluations;
-  stats_.tangent_assemblies += s.tangent_assemblies;
-  stats_.assembly_seconds += s.assembly_seconds;
-  const linalg::FactorStats fs = f.factor_stats();
-  factor_stats_.factorizations += fs.factorizations;
-  factor_stats_.solves += fs.solves;
-  factor_stats_.analyze_seconds += fs.analyze_seconds;
-  factor_stats_.factorize_seconds += fs.factorize_seconds;
-  factor_stats_.solve_seconds += fs.solve_seconds;
+  stats_ += f.stats();
+  factor_stats_ += f.factor_stats();
 }
 
 void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, ExplorerEvents& events,

@@ -114,6 +114,18 @@ struct Stats {
   long chord_iterations = 0;
   double assembly_seconds = 0.0;
 };
+inline Stats& operator+=(Stats& a, const Stats& b) {
+  a.steps += b.steps;
+  a.failed_steps += b.failed_steps;
+  a.newton_iterations += b.newton_iterations;
+  a.residual_evaluations += b.residual_evaluations;
+  a.tangent_assemblies += b.tangent_assemblies;
+  a.reused_factorizations += b.reused_factorizations;
+  a.refused_reuses += b.refused_reuses;
+  a.chord_iterations += b.chord_iterations;
+  a.assembly_seconds += b.assembly_seconds;
+  return a;
+}
 
 // Reuse of the last Newton factorization at an accepted point (eq. 2.12): allowed
 // when the power-iteration estimate of ρ(K₀⁻¹ ΔK) is at most this.
@@ -197,9 +209,7 @@ class PathFollower {
   // (restore_stats), and must not hold it across advance().
   linalg::SymmetricFactorization& idle_factorization() const { return *work_; }
   // Factorizations spent in Newton iterations (work) and at accepted points.
-  long factorizations() const {
-    return work_->stats().factorizations + point_->stats().factorizations - lent_factorizations_;
-  }
+  long factorizations() const { return factor_stats().factorizations; }
   linalg::FactorStats factor_stats() const;
   const Stats& stats() const { return stats_; }
   const Options& options() const { return options_; }
@@ -212,6 +222,10 @@ class PathFollower {
   double residual_scale(double lambda) const;
 
  private:
+  // The constructors' common part: the options checked, the tangent pattern; no
+  // factorization objects yet.
+  struct Unfactored {};
+  PathFollower(const Problem& problem, const Options& options, Unfactored);
   bool correct(const Constraint& constraint, Vector& q, double& lambda, const StepFrame& frame, const Vector& q_start, double lambda_start,
                int& iterations, double& residual, std::string& why);
   bool assemble_and_factor(linalg::SymmetricFactorization& f, const Vector& q, double lambda);
@@ -248,7 +262,6 @@ class PathFollower {
   linalg::SymmetricFactorization* point_ = nullptr;  // K at current()
   std::array<linalg::SymmetricFactorization*, 2> lent_{};  // borrowed objects, and their counters when lent
   std::array<linalg::FactorStats, 2> lent_stats_{};
-  long lent_factorizations_ = 0;
   SparseMatrix K_;
   std::vector<double> K0_;                  // values of K at the last Newton iterate (eq. 2.12)
   Vector z1_, z2_, y1_, y2_;                // power iteration of eq. (2.12)

@@ -61,6 +61,22 @@ struct FactorStats {
   double factorize_seconds = 0.0;  // numeric factorizations
   double solve_seconds = 0.0;
 };
+inline FactorStats& operator+=(FactorStats& a, const FactorStats& b) {
+  a.factorizations += b.factorizations;
+  a.solves += b.solves;
+  a.analyze_seconds += b.analyze_seconds;
+  a.factorize_seconds += b.factorize_seconds;
+  a.solve_seconds += b.solve_seconds;
+  return a;
+}
+inline FactorStats& operator-=(FactorStats& a, const FactorStats& b) {
+  a.factorizations -= b.factorizations;
+  a.solves -= b.solves;
+  a.analyze_seconds -= b.analyze_seconds;
+  a.factorize_seconds -= b.factorize_seconds;
+  a.solve_seconds -= b.solve_seconds;
+  return a;
+}
 
 // MUMPS's own statistics of a factorization (MUMPS 5.5 user guide, §6.2): the
 // entries of the factors summed over the processes, INFOG(29); the flops of the
