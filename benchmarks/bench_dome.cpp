@@ -96,12 +96,16 @@ nlohmann::json run(int rings, int layers, int max_steps, linalg::Solver solver, 
   o.rings = rings;
   o.layers = layers;
   o.max_steps = 200;
-  input::Config config = input::Config::parse(input::dome_config(o), "dome-" + std::to_string(rings) + ".cfg");
-  config.apply_override("stop.displacement=1 uz " + std::to_string(0.8 * input::crown_height(o)));
-  config.apply_override(std::string("linalg.solver=") + linalg::to_string(solver));
-  if (max_steps > 0) config.apply_override("stop.max_steps=" + std::to_string(max_steps));
-  for (const std::string& kv : sets) config.apply_override(kv);
-  const input::Spec spec = input::build(config);
+  // The Config is freed once the spec is built, as trace frees it once its analysis
+  // has started (apps/trace/run.cpp): the peak memory is that of trace's run.
+  const input::Spec spec = [&] {
+    input::Config config = input::Config::parse(input::dome_config(o), "dome-" + std::to_string(rings) + ".cfg");
+    config.apply_override("stop.displacement=1 uz " + std::to_string(0.8 * input::crown_height(o)));
+    config.apply_override(std::string("linalg.solver=") + linalg::to_string(solver));
+    if (max_steps > 0) config.apply_override("stop.max_steps=" + std::to_string(max_steps));
+    for (const std::string& kv : sets) config.apply_override(kv);
+    return input::build(config);
+  }();
   analysis::Analysis a(*spec.model, spec.analysis);
   PointLog log;
   const analysis::TraceResult r = a.run(log);

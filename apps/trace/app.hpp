@@ -10,6 +10,7 @@
 //   ../common/        exit codes, the SIGINT/SIGTERM handler, reading the file (shared with cosim)
 // Exit codes live here and nowhere in lib/.
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,7 +63,10 @@ senda::output::RunInfo run_info(const senda::input::Spec& spec);
 
 // The three ways of running a config. Each returns the exit code; bad input
 // found before anything is written throws ConfigError (or DirectoryRefused).
-int run_trace(const senda::input::Config& config, const Command& cmd);
+// run_trace takes the config and frees it once the analysis has started: nothing
+// later refers to it, and at 10⁶ unknowns its entries are some 10² MiB
+// (docs/performance.md, the 10⁶ dome with the eigenvalue monitor).
+int run_trace(std::unique_ptr<const senda::input::Config> config, const Command& cmd);
 // Starts the analysis; a first step below what the model resolves (the follower's
 // StepTooSmall at the start) is thrown as a ConfigError at continuation.initial_step.
 void refuse_unresolvable_step(const senda::input::Config& config, senda::analysis::Analysis& analysis);

@@ -15,6 +15,9 @@
 // a terminal a single line updated in place (console.hpp); nothing with --quiet.
 #include <fmt/core.h>
 
+#include <memory>
+#include <utility>
+
 #include "app.hpp"
 #include "senda/input/config.hpp"
 #include "senda/linalg/distributed.hpp"
@@ -31,7 +34,8 @@ int main(int argc, char** argv) {
   trace_app::Command cmd = *parsed.command;
   if (!mpi.concurrent_factorizations()) cmd.jobs = 1;  // a sweep's values one at a time: P > 1
   return senda_app::guarded("trace", [&] {
-    const senda::input::Config config = senda_app::read_config(cmd.cfg, cmd.overrides);
+    auto owned = std::make_unique<const senda::input::Config>(senda_app::read_config(cmd.cfg, cmd.overrides));
+    const senda::input::Config& config = *owned;
     // Lagrange multipliers are kept out of trace (docs/theory.md §9): their K is indefinite.
     if (const senda::input::Entry* e = config.find("dynamics.rigid_link"))
       config.fail(e, "dynamics.rigid_link",
@@ -41,6 +45,6 @@ int main(int argc, char** argv) {
                   "no dynamics.rigid_link under trace");
     if (!cmd.sweep.empty()) return trace_app::run_sweep(config, cmd);
     if (!cmd.imperfection.empty()) return trace_app::run_imperfection(config, cmd);
-    return trace_app::run_trace(config, cmd);
+    return trace_app::run_trace(std::move(owned), cmd);
   });
 }

@@ -50,12 +50,13 @@ void refuse_unresolvable_step(const senda::input::Config& config, senda::analysi
               fmt::format("[{:g}, inf) for this model", analysis.follower().smallest_load_increment()));
 }
 
-int run_trace(const senda::input::Config& config, const Command& cmd) {
-  const senda::input::Spec spec = senda::input::build(config);
+int run_trace(std::unique_ptr<const senda::input::Config> config, const Command& cmd) {
+  const senda::input::Spec spec = senda::input::build(*config);
   const bool plot = cmd.plot || spec.output.plot;
   senda::input::check_mechanism(spec);  // a mechanism is bad input: found before anything is written
-  senda::analysis::Analysis analysis(*spec.model, spec.analysis, senda::input::design_parameters(config, spec));
-  refuse_unresolvable_step(config, analysis);
+  senda::analysis::Analysis analysis(*spec.model, spec.analysis, senda::input::design_parameters(*config, spec));
+  refuse_unresolvable_step(*config, analysis);
+  config.reset();  // the design families keep their own copies
   senda::output::ResultsDir::check(cmd.out_dir, cmd.overwrite);
   // Interrupted while reading, building or starting: the old results stay as they are.
   if (stop_requested()) return kExitInterrupted;
