@@ -54,8 +54,9 @@ struct RunStats {
   long newton_iterations = 0, failed_steps = 0;
   long factorizations = 0;         // the paths' and the location's
   long locate_factorizations = 0;  // spent locating critical points
-  // Timing (excluded from determinism checks). The paths' only: the location's time
-  // (locate_factorizations) is in wall_time_s alone.
+  // Timing (excluded from determinism checks). factorize_s is the paths'
+  // factorizations only (the location's are in wall_time_s alone); solve_s also has
+  // the location's solves with the path's factorizations.
   double wall_time_s = 0.0, assembly_s = 0.0, analyze_s = 0.0, factorize_s = 0.0, solve_s = 0.0;
 };
 
