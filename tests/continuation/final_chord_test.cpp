@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "benchmarks/space_grid.hpp"
+#include "continuation/traced_run.hpp"
 #include "problems/rigid_bar_models.hpp"
 #include "senda/continuation/path_follower.hpp"
 #include "senda/model/model.hpp"
@@ -13,25 +14,8 @@
 using namespace senda;
 using namespace senda::continuation;
 
-namespace {
-struct Run {
-  std::vector<PathPoint> points;
-  Stats stats;
-  long factorizations = 0;
-  Termination end = Termination::Running;
-};
-
-Run trace(const Problem& p, Options o) {
-  PathFollower f(p, o);
-  Run r;
-  REQUIRE(f.start(Vector::Zero(p.size()), 0.0));
-  while (f.advance()) r.points.push_back(f.current());
-  r.stats = f.stats();
-  r.factorizations = f.factor_stats().factorizations;
-  r.end = f.termination();
-  return r;
-}
-}  // namespace
+using testing::Run;
+using testing::trace;
 
 TEST_CASE("final chord: the von Mises path through both limit points as with Newton, with fewer factorizations",
           "[continuation][final-chord]") {

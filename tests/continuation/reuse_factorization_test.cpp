@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "continuation/traced_run.hpp"
 #include "problems/rigid_bar_models.hpp"
 #include "senda/continuation/path_follower.hpp"
 
@@ -47,20 +48,12 @@ class FineTangent : public Problem {
   SparseMatrix pattern_;
 };
 
-struct Run {
-  std::vector<PathPoint> points;
-  Stats stats;
-  long factorizations = 0;
-};
+using testing::Run;
 
+// Traced to the step limit.
 Run trace(const Problem& p, const Options& o) {
-  PathFollower f(p, o);
-  Run r;
-  REQUIRE(f.start(Vector::Zero(p.size()), 0.0));
-  while (f.advance()) r.points.push_back(f.current());
-  REQUIRE(f.termination() == Termination::MaxSteps);
-  r.stats = f.stats();
-  r.factorizations = f.factor_stats().factorizations;
+  Run r = testing::trace(p, o);
+  REQUIRE(r.end == Termination::MaxSteps);
   return r;
 }
 
