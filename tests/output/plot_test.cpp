@@ -142,7 +142,7 @@ TEST_CASE("plot: the script draws what the results hold", "[output][plot]") {
   CHECK(g.find("with labels") != std::string::npos);
   CHECK(g.find("pngcairo size width, height") != std::string::npos);
   CHECK(g.find("width = 800") != std::string::npos);
-  CHECK(figure_names(info, s) == std::vector<std::string>{"lambda_u_2_uy.png", "lambda_u_2_uy.svg"});
+  CHECK(figure_names(info) == std::vector<std::string>{"lambda_u_2_uy.png", "lambda_u_2_uy.svg"});
 
   PlotOptions small;
   small.width_px = 400;

@@ -147,7 +147,7 @@ std::string critical_csv(const RunInfo& info, const analysis::TraceResult& s) {
   return out;
 }
 
-std::vector<std::string> figure_names(const RunInfo& info, const analysis::TraceResult& s) {
+std::vector<std::string> figure_names(const RunInfo& info) {
   std::vector<std::string> out;
   for (const std::string& c : info.track_columns)
     for (const char* ext : {"png", "svg"}) out.push_back(fmt::format("lambda_{}.{}", c, ext));
@@ -369,7 +369,7 @@ PlotFiles write_plot_files(const fs::path& dir, const RunInfo& info, const analy
   f.dir = dir;
   f.script = dir / "plot.gp";
   f.critical = dir / "critical.csv";
-  for (const std::string& name : figure_names(info, s)) f.figures.push_back(dir / name);
+  for (const std::string& name : figure_names(info)) f.figures.push_back(dir / name);
   const PathClasses classes = read_path_classes(dir / "path.csv");
   write_file_atomically(f.critical, critical_csv(info, s));
   write_file_atomically(f.script, plot_script(info, s, classes, options));

@@ -55,7 +55,7 @@ std::string critical_csv(const RunInfo& info, const analysis::TraceResult& s);
 std::string plot_script(const RunInfo& info, const analysis::TraceResult& s, const PathClasses& classes, const PlotOptions& options = {});
 
 // The names of the figures plot.gp renders, in the order it renders them.
-std::vector<std::string> figure_names(const RunInfo& info, const analysis::TraceResult& s);
+std::vector<std::string> figure_names(const RunInfo& info);
 
 struct PlotFiles {
   std::filesystem::path dir;
