@@ -186,6 +186,77 @@ TEST_CASE("analysis: the primary path from a start state (continuation.start_sta
   CHECK_THROWS_AS(analysis::Analysis(*spec.model, other), std::invalid_argument);
 }
 
+TEST_CASE("analysis: the primary path from a located limit point leaves along its mode", "[analysis][trace]") {
+  // Von Mises' LP1 as trace saved it (tests/golden/von-mises/states/LP1.json): K is
+  // 1 x 1 and exactly zero there, so K t = r has no solution (before, the run ended
+  // at once, "tangent stiffness singular ... at the start point"). The path leaves
+  // along (sigma phi, 0), phi = +1 (node 2 uy up), sigma = continuation.direction.
+  const double h = 0.5, L3 = std::pow(1 + h * h, 1.5);
+  const auto P = [&](double w) { return (h - w) * w * (2 * h - w) / L3; };
+  const double w1 = h * (1 - 1 / std::sqrt(3.0)), w2 = h * (1 + 1 / std::sqrt(3.0));  // dP/dw = 0
+  const std::string state = kSource + "/tests/golden/von-mises/states/LP1.json";
+  struct Points final : analysis::Observer {
+    std::vector<continuation::PathPoint> points;
+    void on_point(int, const continuation::PathPoint& p) override { points.push_back(p); }
+  };
+  for (const int direction : {-1, +1}) {
+    INFO("direction " << direction);
+    const input::Spec spec = input::load(kSource + "/problems/von-mises.cfg",
+                                         {"continuation.start_state=" + state,
+                                          "continuation.direction=" + std::to_string(direction)});
+    REQUIRE(spec.analysis.start);
+    REQUIRE(spec.analysis.start->mode.size() == 1);
+    CHECK(spec.analysis.start->mode[0] == 1.0);
+    Points ev;
+    analysis::Analysis a(*spec.model, spec.analysis);
+    const analysis::TraceResult r = a.run(ev);
+    INFO(r.message);
+    REQUIRE(ev.points.size() > 10);
+    CHECK(r.termination == continuation::Termination::Completed);  // the displacement limit 1.1
+    // The start point is the state itself (no Newton there), then every point on the
+    // closed form, the first step Δs = Δλ₀ √2 = 0.005 √2 in the state's scaled norm.
+    CHECK(ev.points.front().lambda == spec.analysis.start->lambda);
+    CHECK(ev.points.front().q[0] == spec.analysis.start->q[0]);
+    CHECK(std::abs(-ev.points.front().q[0] - w1) < 1e-9);
+    for (const continuation::PathPoint& p : ev.points) CHECK(std::abs(p.lambda - P(-p.q[0])) <= 1e-9 * P(w1));
+    const continuation::PathPoint& first = ev.points[1];
+    CHECK(first.lambda < P(w1));  // a limit point: lambda falls on both sides
+    CHECK(std::abs(first.step_length - 0.005 * std::sqrt(2.0)) < 1e-15);
+    if (direction < 0) {
+      // Down, past the fold: K has one negative pivot until LP2 (the run's first
+      // critical point, located), none after; no crossing at the start itself.
+      CHECK(-first.q[0] > w1);
+      CHECK(first.negative_pivots == 1);
+      REQUIRE(r.critical_points.size() == 1);
+      const critical::CriticalPoint& lp = r.critical_points.front().point;
+      CHECK(lp.kind == critical::CriticalKind::Limit);
+      CHECK(lp.converged);
+      CHECK(std::abs(lp.lambda + P(w1)) < 1e-12 * P(w1));
+      CHECK(std::abs(-lp.q[0] - w2) < 1e-9);
+      REQUIRE(r.crossings.size() == 1);
+      CHECK(r.crossings.front().crossing.lambda_after < 0.0);
+    } else {
+      // Up, back through the unloaded state to the displacement limit above it: no
+      // critical point on the way.
+      CHECK(-first.q[0] < w1);
+      CHECK(first.negative_pivots == 0);
+      CHECK(r.critical_points.empty());
+      CHECK(r.crossings.empty());
+    }
+  }
+  // A limit point's state that is not an equilibrium of this model (q moved by 1 %,
+  // as a state of another version of the model would be): said, not started from.
+  const input::Spec spec = input::load(kSource + "/problems/von-mises.cfg", {"continuation.start_state=" + state});
+  analysis::AnalysisOptions o = spec.analysis;
+  o.start->q[0] *= 1.01;
+  Points ev;
+  analysis::Analysis a(*spec.model, o);
+  const analysis::TraceResult r = a.run(ev);
+  CHECK(r.termination == continuation::Termination::Diverged);
+  CHECK_THAT(r.message, Catch::Contains("the limit point is not an equilibrium of this model: residual"));
+  CHECK(ev.points.empty());
+}
+
 TEST_CASE("analysis: a mechanism is bad input, found before anything is written", "[analysis][trace][errors]") {
   const char* text =
       "[model]\nnode = 1 0 0\nnode = 2 1 0\nnode = 3 2 0\n"

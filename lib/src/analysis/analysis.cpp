@@ -44,7 +44,10 @@ bool Analysis::start() {
   started_ = true;
   if (options_.from) return start_ok_ = true;
   const std::optional<StartState>& s = options_.start;
-  start_ok_ = s ? follower_.start(s->q, s->lambda) : follower_.start(Vector::Zero(problem_.size()), 0.0);
+  if (s && s->mode.size() > 0 && s->scaling)
+    start_ok_ = follower_.start_at_limit(s->q, s->lambda, s->mode, *s->scaling);
+  else
+    start_ok_ = s ? follower_.start(s->q, s->lambda) : follower_.start(Vector::Zero(problem_.size()), 0.0);
   return start_ok_;
 }
 

@@ -449,6 +449,30 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
   return true;
 }
 
+bool PathFollower::start_at_limit(const Vector& q0, double lambda0, const Vector& phi, const Scaling& scaling) {
+  const int n = problem_.size();
+  if (q0.size() != n || phi.size() != n || scaling.w.size() != n)
+    throw std::logic_error("PathFollower::start_at_limit: wrong size of q0, phi or the scaling");
+  Vector g(n), r;
+  load_vector(q0, lambda0, r);
+  eval_residual(q0, lambda0, g);
+  assemble_tangent(problem_, stats_, q0, lambda0, K_);
+  const double residual = g.norm();
+  const double scale = std::max({r.norm() * std::max(1.0, std::abs(lambda0)), abs_product_norm(K_, q0), 1e-300});
+  if (!std::isfinite(residual) || !(residual <= options_.residual_tolerance * scale)) {
+    finish(Termination::Diverged,
+           "the limit point is not an equilibrium of this model: residual " + format_number(residual) +
+               " above the tolerance " + format_number(options_.residual_tolerance * scale) +
+               " (a state of another version of the model?)");
+    return false;
+  }
+  Scaling s = scaling;
+  s.psi = options_.psi;
+  const double ds = std::abs(options_.initial_load_increment) * std::sqrt(1.0 + s.psi * s.psi);
+  const double sign = options_.direction >= 0 ? 1.0 : -1.0;
+  return start_along(q0, lambda0, sign * phi, 0.0, ds, s);
+}
+
 bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& tq, double tl, double ds,
                                const std::optional<Scaling>& scaling) {
   const int n = problem_.size();

@@ -1051,7 +1051,7 @@ void Builder::read_continuation(Spec& s) {
               "a DIR/states/<id>.json of this model (trace's located points, simulate's final.json)");
     }
     lambda0 = p.lambda;
-    s.analysis.start = analysis::StartState{p.q, p.lambda, e->value};
+    s.analysis.start = analysis::StartState{p.q, p.lambda, e->value, p.phi, p.scaling};
   }
   const std::string start = s.analysis.start ? "the trace starts at lambda = " + fmt::format("{:.17g}", lambda0) +
                                                    " (continuation.start_state)"

@@ -30,6 +30,18 @@ Vector to_vector(const json& j, std::size_t n, const std::string& file, const ch
   return v;
 }
 
+// The scales w, ψ of the run that wrote the state: positive w, finite ψ ≥ 0.
+continuation::Scaling read_scaling(const json& j, std::size_t n, const std::string& file, const std::string& key) {
+  continuation::Scaling sc;
+  sc.w = to_vector(j.at("scaling").at("w"), n, file, "scaling.w", key);
+  sc.psi = j.at("scaling").at("psi").get<double>();
+  if (!std::isfinite(sc.psi) || sc.psi < 0.0) throw ConfigError(file, 0, key, "scaling.psi must be a finite number >= 0");
+  for (int i = 0; i < sc.w.size(); ++i)
+    if (!std::isfinite(sc.w[i]) || !(sc.w[i] > 0.0))
+      throw ConfigError(file, 0, key, "scaling.w[" + std::to_string(i) + "] must be a positive number");
+  return sc;
+}
+
 // The JSON of a saved state file, read like the .cfg (a regular file of bounded size),
 // its format and number of unknowns checked. Errors name the file and key.
 json open_state(const fs::path& file, int unknowns, const std::string& key) {
@@ -80,6 +92,14 @@ StatePoint read_state_point(const fs::path& file, int unknowns, const std::strin
     p.lambda = j.at("lambda").get<double>();
     p.q = to_vector(j.at("q"), static_cast<std::size_t>(unknowns), name, "q", key);
     if (!std::isfinite(p.lambda) || !p.q.allFinite()) throw ConfigError(name, 0, key, "lambda and q must be finite numbers");
+    if (p.kind == "limit") {
+      // A path started at a limit point goes along its mode, in the scaled norm of
+      // the run that located it (PathFollower::start_at_limit).
+      p.phi = to_vector(j.at("phi"), static_cast<std::size_t>(unknowns), name, "phi", key);
+      if (!p.phi.allFinite() || !(p.phi.norm() > 0.0))
+        throw ConfigError(name, 0, key, "the limit point's mode phi must be finite and nonzero");
+      p.scaling = read_scaling(j, static_cast<std::size_t>(unknowns), name, key);
+    }
     return p;
   } catch (const ConfigError&) {
     throw;

@@ -37,11 +37,15 @@ struct SavedState {
 // An equilibrium state to start the primary path from instead of the unloaded
 // state (continuation.start_state): a located point of trace, simulate's final
 // state at rest. The path starts with Newton at fixed λ from q (PathFollower::start),
-// then its first tangent, as from q = 0 at λ = 0.
+// then its first tangent, as from q = 0 at λ = 0. A located limit point (mode
+// given) starts along ±mode instead (PathFollower::start_at_limit): there K is
+// singular and the tangent from K t = r does not exist.
 struct StartState {
   Vector q;
   double lambda = 0.0;
   std::string source;  // where it came from, for the run's message (a file name)
+  Vector mode;         // a located limit point's null vector φ (empty: not one)
+  std::optional<continuation::Scaling> scaling;  // with mode: the scales of the run that located it
 };
 
 // Which way a curve of critical points leaves its start point in μ.

@@ -164,6 +164,15 @@ class PathFollower {
   // reported for it: the start point itself may be singular.
   bool start_along(const Vector& q0, double lambda0, const Vector& tq, double tl, double ds,
                    const std::optional<Scaling>& scaling = std::nullopt);
+  // Start at a located limit point (q₀, λ₀) with null vector φ of K: K t = r has no
+  // solution there (K is singular; nearly singular, t would be ±φ with a sign set
+  // by round-off), so the path leaves along (σφ, 0), σ = options.direction, with
+  // the scales w of the run that located it (ψ = options.psi) and a first step
+  // Δs = |Δλ₀| √(1 + ψ²), the first step of a run from rest with auto_scale.
+  // (q₀, λ₀) must be an equilibrium to this run's residual test, ‖g‖ ≤ tol_r
+  // max(‖r‖ max(1, |λ₀|), ‖ |K| |q₀| ‖); otherwise false with done() Diverged and
+  // a message naming both.
+  bool start_at_limit(const Vector& q0, double lambda0, const Vector& phi, const Scaling& scaling);
 
   // One step. Returns true when a new point was accepted.
   bool advance();

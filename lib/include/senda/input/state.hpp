@@ -9,12 +9,16 @@
 namespace senda::input {
 
 // The point of any saved state, a limit or a bifurcation point (dynamics.initial_state):
-// its id, kind, lambda and q, checked against a model of `unknowns` unknowns. Throws
-// ConfigError naming the file and `key`.
+// its id, kind, lambda and q, checked against a model of `unknowns` unknowns; for a
+// limit point also its mode φ and the scaling of the run that located it (a
+// continuation.start_state there starts along ±φ). Throws ConfigError naming the
+// file and `key`.
 struct StatePoint {
   std::string id, kind;
   double lambda = 0.0;
   Vector q;
+  Vector phi;                                     // kind "limit" only: nonzero, finite
+  std::optional<continuation::Scaling> scaling;   // kind "limit" only
 };
 StatePoint read_state_point(const std::filesystem::path& file, int unknowns, const std::string& key);
 
