@@ -112,8 +112,18 @@ TEST_CASE("3D hinge input: bad hinges are refused at their line", "[input][hinge
   const std::string base = kCantilever + "load = 3 uz 1\n";
   const std::string at = "h.cfg:10: key 'model.hinge': ";
   CHECK_THAT(error_of(base + "hinge = 2 10 bending\n"),
-             Catch::StartsWith(at + "partial releases ('bending') are not available: a 3D hinge is a ball joint"));
-  CHECK_THAT(error_of(base + "hinge = 2 10 torsion\n"), Catch::StartsWith(at + "partial releases ('torsion')"));
+             Catch::StartsWith(at + "partial releases by name ('bending') are not available: a 3D hinge is a ball joint") &&
+                 Catch::Contains("'about VX VY VZ'"));
+  CHECK_THAT(error_of(base + "hinge = 2 10 torsion\n"), Catch::StartsWith(at + "partial releases by name ('torsion')"));
+  // One-axis hinges: the axis, three fields, no spring, at least one member.
+  CHECK(error_of(base + "hinge = 2 10 about 0 0 1\n").empty());
+  CHECK(error_of(base + "hinge = 2 1 10 about 1 0 0\nfix = 2 ry\n").empty());  // the node keeps its rotation
+  CHECK_THAT(error_of(base + "hinge = 2 10 about 0 0 0\n"), Catch::StartsWith(at + "the hinge axis (0, 0, 0) is zero"));
+  CHECK_THAT(error_of(base + "hinge = 2 10 about 0 1\n"),
+             Catch::StartsWith(at + "'about' must be followed by exactly three fields, the hinge axis VX VY VZ"));
+  CHECK_THAT(error_of(base + "hinge = 2 10 about 0 1 0 spring 3\n"), Catch::StartsWith(at + "'about' must be followed"));
+  CHECK_THAT(error_of(base + "hinge = 2 about 0 1 0\n"), Catch::StartsWith(at + "no member listed before 'about'"));
+  CHECK_THAT(error_of(base + "hinge = 2 10 about 0 x 0\n"), Catch::StartsWith(at + "VY"));
   CHECK_THAT(error_of(base + "hinge = 2 10 spring\n"),
              Catch::StartsWith(at + "'spring' must be followed by exactly one field, the stiffness K"));
   // A lone member end may be released in 3D (a pinned end with its own rotation).

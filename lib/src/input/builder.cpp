@@ -148,6 +148,8 @@ class Builder {
     Eigen::Vector3d ref = Eigen::Vector3d::Zero();
     double k_a = 0.0, k_b = 0.0;  // 3D: the spring K across a released end, 0 if none
     bool held_a = false;          // 3D: spin held at end a (released at both ends, no spring)
+    // 3D: the axis of a one-axis hinge at the end (`about`), zero for a ball joint or none
+    Eigen::Vector3d axis_a = Eigen::Vector3d::Zero(), axis_b = Eigen::Vector3d::Zero();
   };
   void read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids);
   void read_penalties(const std::function<int(const Fields&)>& check_id);
@@ -640,11 +642,15 @@ void Builder::read_elements() {
   for (const Member& m : members) {
     if (dim_ == 3) {
       model::mesh_member_3d(*model_, m.a, m.b, m.n, m.section3, m.ref, static_cast<int>(next_node_id), m.id,
-                            {m.slot_a, m.held_a}, {m.slot_b, false});
+                            {m.slot_a, m.held_a, m.axis_a}, {m.slot_b, false, m.axis_b});
       next_node_id += m.n - 1;
-      for (int x : {m.a, m.b})
+      // A ball-jointed end has its own rotation; a one-axis hinge keeps the node's.
+      for (int end = 0; end < 2; ++end) {
+        const int x = end == 0 ? m.a : m.b;
+        const bool own = (end == 0 ? m.slot_a : m.slot_b) != 0 && (end == 0 ? m.axis_a : m.axis_b).isZero();
         for (int c = 0; c < model::kComponents; ++c)
-          if (c < 3 || (x == m.a ? m.slot_a : m.slot_b) == 0) use(x, static_cast<Component>(c));
+          if (c < 3 || !own) use(x, static_cast<Component>(c));
+      }
       continue;
     }
     model::mesh_member(*model_, m.a, m.b, m.n, m.section, static_cast<int>(next_node_id), m.id, m.slot_a, m.slot_b,
@@ -801,7 +807,9 @@ void Builder::read_penalties(const std::function<int(const Fields&)>& check_id) 
 // hinge = NODE MEMBER [MEMBER ...] [spring K]: each listed member gets its own end
 // rotation at NODE (Model::add_dof): rz in 2D, a rotation vector rx ry rz in 3D (a
 // ball joint, docs/notes/beam3d.md S.10); with "spring K" a rotational spring joins
-// it to the node's rotation.
+// it to the node's rotation. 3D, hinge = NODE MEMBER [MEMBER ...] about VX VY VZ: a
+// one-axis hinge, each listed member's end turning relative to the node about that
+// axis by its own angle (S.13).
 void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids) {
   std::map<int, int> member_index;
   std::map<int, int> members_at;  // node index → number of member ends there
@@ -815,20 +823,34 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
     if (dim_ == 3)
       for (std::size_t i = 1; i < f.size(); ++i)
         if (f[i] == "bending" || f[i] == "torsion")
-          f.fail("partial releases ('" + f[i] +
-                     "') are not available: a 3D hinge is a ball joint, it releases all three rotation components of "
-                     "each listed member (on total rotation vectors a release of some components is exact only at "
-                     "small rotations: docs/notes/beam3d.md S.10)",
-                 "NODE MEMBER [MEMBER ...] [spring K]");
+          f.fail("partial releases by name ('" + f[i] +
+                     "') are not available: a 3D hinge is a ball joint (all three rotation components of each listed "
+                     "member released) or a one-axis hinge about a given axis, 'about VX VY VZ' (for a torsion "
+                     "release the member's direction; docs/notes/beam3d.md S.13)",
+                 "NODE MEMBER [MEMBER ...] [spring K | about VX VY VZ]");
     const NodeInfo& n = node(f, 0, "NODE");
     const int node_id = model_->node_id(n.index);
     std::size_t last = f.size();
     std::optional<double> k;
+    Eigen::Vector3d axis = Eigen::Vector3d::Zero();
     for (std::size_t i = 1; i < f.size(); ++i)
       if (f[i] == "spring") {
         if (i + 2 != f.size()) f.fail("'spring' must be followed by exactly one field, the stiffness K");
         if (i == 1) f.fail("no member listed before 'spring'");
         k = f.positive(i + 1, "K");
+        last = i;
+      } else if (f[i] == "about") {
+        if (dim_ != 3)
+          f.fail("'about' (a one-axis hinge) is for space frames, model.dim = 3: a plane hinge releases rz",
+                 "NODE MEMBER [MEMBER ...] [spring K]");
+        if (i + 4 != f.size())
+          f.fail("'about' must be followed by exactly three fields, the hinge axis VX VY VZ (no spring: a one-axis "
+                 "hinge turns freely)",
+                 "NODE MEMBER [MEMBER ...] about VX VY VZ");
+        if (i == 1) f.fail("no member listed before 'about'");
+        axis = Eigen::Vector3d(f.real(i + 1, "VX"), f.real(i + 2, "VY"), f.real(i + 3, "VZ"));
+        if (!(axis.norm() > 0.0) || !std::isfinite(axis.norm()))
+          f.fail("the hinge axis (" + f[i + 1] + ", " + f[i + 2] + ", " + f[i + 3] + ") is zero", "a nonzero axis VX VY VZ");
         last = i;
       }
     for (std::size_t i = 1; i < last; ++i) {
@@ -866,6 +888,7 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
       if (dim_ == 3) {
         // The unknowns are added below, once both ends of every member are known.
         (m.a == n.index ? m.k_a : m.k_b) = k.value_or(0.0);
+        (m.a == n.index ? m.axis_a : m.axis_b) = axis;
         continue;
       }
       const int slot = model_->add_dof(n.index, Component::Rz, "member " + std::to_string(id));
@@ -885,12 +908,17 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
   // its component along e₁ at end a is held at 0 (spin_held), which changes no
   // equilibrium and no critical point (the spin is a symmetry of its energy).
   for (Member& m : members) {
-    m.held_a = m.hinge_a && m.hinge_b && m.k_a == 0.0 && m.k_b == 0.0;
+    m.held_a = m.hinge_a && m.hinge_b && m.k_a == 0.0 && m.k_b == 0.0 && m.axis_a.isZero() && m.axis_b.isZero();
     for (int end = 0; end < 2; ++end) {
       if (!(end == 0 ? m.hinge_a : m.hinge_b)) continue;
       const int node = end == 0 ? m.a : m.b;
       const std::string label = "member " + std::to_string(m.id);
       int& slot = end == 0 ? m.slot_a : m.slot_b;
+      if (!(end == 0 ? m.axis_a : m.axis_b).isZero()) {
+        // A one-axis hinge (S.13): the node's rotation and the hinge angle.
+        slot = model_->add_dof(node, Component::Rx, label, "hinge");
+        continue;
+      }
       if (end == 0 && m.held_a) {
         slot = model_->add_dof(node, Component::Ry, label, "r2");
         model_->add_dof(node, Component::Rz, label, "r3");

@@ -128,11 +128,9 @@ V3<T> quat_log(const Quat<T>& q) {
 }
 
 // The midpoint rotation q_m (R_m = R(q_m) R₀, S.3) and the relative rotation
-// vector ω in global axes (S.2) of the nodal rotation vectors in u.
+// vector ω in global axes (S.2) of the end rotations qa, qb.
 template <class T>
-Quat<T> midpoint_rotation(const Eigen::Matrix<T, 12, 1>& u, V3<T>& omega) {
-  const V3<T> psi_a = u.template segment<3>(3), psi_b = u.template segment<3>(9);
-  const Quat<T> qa = quat_exp(psi_a), qb = quat_exp(psi_b);
+Quat<T> midpoint_rotation(const Quat<T>& qa, const Quat<T>& qb, V3<T>& omega) {
   // exp(−ψ̂_a) exp(ψ̂_b) = R₀ R_ab R₀ᵀ, the relative rotation in global axes (S.2);
   // q and −q are the same rotation: take w ≥ 0 for the principal logarithm.
   Quat<T> qab = conj(qa) * qb;
@@ -145,14 +143,22 @@ Quat<T> midpoint_rotation(const Eigen::Matrix<T, 12, 1>& u, V3<T>& omega) {
   return qa * half;
 }
 
-// The strains (Γ, κ) of (S.4) at u (12 entries, scalar T).
+// The same of the nodal rotation vectors in u (12 entries).
 template <class T>
-Eigen::Matrix<T, 6, 1> strains_of(const Eigen::Matrix<T, 12, 1>& u, const Eigen::Vector3d& xa,
-                                  const Eigen::Vector3d& xb, double L0, const Eigen::Matrix3d& R0) {
+Quat<T> midpoint_rotation(const Eigen::Matrix<T, 12, 1>& u, V3<T>& omega) {
+  const V3<T> psi_a = u.template segment<3>(3), psi_b = u.template segment<3>(9);
+  return midpoint_rotation(quat_exp(psi_a), quat_exp(psi_b), omega);
+}
+
+// The strains (Γ, κ) of (S.4) of the end displacements ua, ub and rotations qa, qb.
+template <class T>
+Eigen::Matrix<T, 6, 1> strains_of_ends(const V3<T>& ua, const V3<T>& ub, const Quat<T>& qa, const Quat<T>& qb,
+                                       const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double L0,
+                                       const Eigen::Matrix3d& R0) {
   V3<T> omega;
-  const Quat<T> qm = midpoint_rotation(u, omega);
+  const Quat<T> qm = midpoint_rotation(qa, qb, omega);
   V3<T> x1;
-  for (int i = 0; i < 3; ++i) x1[i] = (C<T>(xb[i] - xa[i]) + u[6 + i] - u[i]) / C<T>(L0);
+  for (int i = 0; i < 3; ++i) x1[i] = (C<T>(xb[i] - xa[i]) + ub[i] - ua[i]) / C<T>(L0);
   // R_mᵀ x' = R₀ᵀ R(q_m)ᵀ x'; κ = R₀ᵀ ω / L₀ (S.4).
   const V3<T> y = rotate(conj(qm), x1);
   Eigen::Matrix<T, 6, 1> e;
@@ -164,14 +170,60 @@ Eigen::Matrix<T, 6, 1> strains_of(const Eigen::Matrix<T, 12, 1>& u, const Eigen:
   return e;
 }
 
+// The strains (Γ, κ) of (S.4) at u (12 entries, scalar T).
 template <class T>
-T energy_of(const Eigen::Matrix<T, 12, 1>& u, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double L0,
-            const Eigen::Matrix3d& R0, const Beam3DSection& c) {
-  const Eigen::Matrix<T, 6, 1> e = strains_of(u, xa, xb, L0, R0);
+Eigen::Matrix<T, 6, 1> strains_of(const Eigen::Matrix<T, 12, 1>& u, const Eigen::Vector3d& xa,
+                                  const Eigen::Vector3d& xb, double L0, const Eigen::Matrix3d& R0) {
+  const V3<T> psi_a = u.template segment<3>(3), psi_b = u.template segment<3>(9);
+  return strains_of_ends(V3<T>(u.template segment<3>(0)), V3<T>(u.template segment<3>(6)), quat_exp(psi_a),
+                         quat_exp(psi_b), xa, xb, L0, R0);
+}
+
+// The section energy of the strains e (S.5).
+template <class T>
+T section_energy(const Eigen::Matrix<T, 6, 1>& e, double L0, const Beam3DSection& c) {
   const double k[6] = {c.EA, c.GA2, c.GA3, c.GJ, c.EI2, c.EI3};
   T w = C<T>(0.0);
   for (int i = 0; i < 6; ++i) w = w + C<T>(k[i]) * e[i] * e[i];
   return C<T>(0.5 * L0) * w;  // (S.5)
+}
+
+// One-axis hinges (S.13): the local vector holds, per end, the translations, the
+// node's rotation vector ψ and, at a released end, the hinge angle α; that end's
+// section turns with R_n exp(α â₀), â₀ the hinge axis in the reference (global)
+// axes, carried by the node: q = q(ψ) ⊗ q(α a₀).
+struct EndLayout {
+  int offset = 0;                            // index of the end's first entry in u_e
+  bool released = false;                     // α at offset + 6
+  Eigen::Vector3d axis = Eigen::Vector3d::Zero();
+};
+
+template <class T, class Vec>
+Quat<T> end_rotation(const Vec& x, const EndLayout& end) {
+  V3<T> psi;
+  for (int i = 0; i < 3; ++i) psi[i] = x[end.offset + 3 + i];
+  const Quat<T> q = quat_exp(psi);
+  if (!end.released) return q;
+  V3<T> a;
+  for (int i = 0; i < 3; ++i) a[i] = x[end.offset + 6] * C<T>(end.axis[i]);
+  return q * quat_exp(a);
+}
+
+template <class T, class Vec>
+Eigen::Matrix<T, 6, 1> hinged_strains(const Vec& x, const EndLayout (&ends)[2], const Eigen::Vector3d& xa,
+                                      const Eigen::Vector3d& xb, double L0, const Eigen::Matrix3d& R0) {
+  V3<T> ua, ub;
+  for (int i = 0; i < 3; ++i) {
+    ua[i] = x[ends[0].offset + i];
+    ub[i] = x[ends[1].offset + i];
+  }
+  return strains_of_ends(ua, ub, end_rotation<T>(x, ends[0]), end_rotation<T>(x, ends[1]), xa, xb, L0, R0);
+}
+
+template <class T>
+T energy_of(const Eigen::Matrix<T, 12, 1>& u, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double L0,
+            const Eigen::Matrix3d& R0, const Beam3DSection& c) {
+  return section_energy(strains_of(u, xa, xb, L0, R0), L0, c);
 }
 
 }  // namespace
@@ -239,9 +291,21 @@ Beam3D::Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const 
     const int n = k == 0 ? node_a : node_b;
     const Beam3DEnd& end = ends[k];
     if (end.slot < 0 || (end.spin_held && end.slot == 0)) misuse(name + ": bad end", __LINE__);
+    offset_[k] = static_cast<int>(dofs_.size());
     for (int c = 0; c < 3; ++c) {
       dofs_.push_back({n, static_cast<Component>(c)});
       columns.push_back(Vec12::Unit(6 * k + c));
+    }
+    if (end.axis != Eigen::Vector3d::Zero()) {
+      // A one-axis hinge (S.13): the node's rotation vector, then α.
+      const double an = end.axis.norm();
+      if (end.spin_held || end.slot == 0 || !std::isfinite(an)) misuse(name + ": bad hinged end", __LINE__);
+      hinged_ = true;
+      released_[k] = true;
+      axis_[k] = end.axis / an;
+      for (int c = 0; c < 3; ++c) dofs_.push_back({n, static_cast<Component>(3 + c)});
+      dofs_.push_back({n, Component::Rx, end.slot});
+      continue;
     }
     if (!end.spin_held) {
       for (int c = 0; c < 3; ++c) {
@@ -259,6 +323,11 @@ Beam3D::Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const 
       columns.push_back(col);
     }
   }
+  if (hinged_) {
+    if (!plain_) misuse(name + ": a hinged end with a spin-held end", __LINE__);
+    plain_ = false;
+    return;  // full_state() composes the rotations; P_ is not used
+  }
   P_.resize(12, static_cast<Eigen::Index>(columns.size()));
   for (std::size_t j = 0; j < columns.size(); ++j) P_.col(static_cast<Eigen::Index>(j)) = columns[j];
 }
@@ -267,7 +336,19 @@ std::string Beam3D::describe() const {
   return "beam " + std::to_string(id_);
 }
 
+namespace {
+void layout_of(const int (&offset)[2], const bool (&released)[2], const Eigen::Vector3d (&axis)[2], EndLayout (&out)[2]) {
+  for (int k = 0; k < 2; ++k) out[k] = EndLayout{offset[k], released[k], axis[k]};
+}
+}  // namespace
+
 Eigen::Matrix<double, 6, 1> Beam3D::strains(const Eigen::VectorXd& u_e) const {
+  if (hinged_) {
+    if (u_e.size() != static_cast<Eigen::Index>(dofs_.size())) misuse("Beam3D: u_e must have one entry per dof", __LINE__);
+    EndLayout ends[2];
+    layout_of(offset_, released_, axis_, ends);
+    return hinged_strains<double>(u_e, ends, xa_, xb_, L0_, R0_);
+  }
   return strains_of<double>(full_state(u_e), xa_, xb_, L0_, R0_);
 }
 
@@ -281,23 +362,83 @@ Eigen::Matrix<double, 6, 1> Beam3D::stress_resultants(const Eigen::VectorXd& u_e
 
 Eigen::Matrix3d Beam3D::section_frame(const Eigen::VectorXd& u_e) const {
   Eigen::Vector3d omega;
-  const Quat<double> qm = midpoint_rotation<double>(full_state(u_e), omega);
+  Quat<double> qm;
+  if (hinged_) {
+    if (u_e.size() != static_cast<Eigen::Index>(dofs_.size())) misuse("Beam3D: u_e must have one entry per dof", __LINE__);
+    EndLayout ends[2];
+    layout_of(offset_, released_, axis_, ends);
+    qm = midpoint_rotation(end_rotation<double>(u_e, ends[0]), end_rotation<double>(u_e, ends[1]), omega);
+  } else {
+    qm = midpoint_rotation<double>(full_state(u_e), omega);
+  }
   Eigen::Matrix3d F;
   for (int i = 0; i < 3; ++i) F.col(i) = rotate(qm, Eigen::Vector3d(R0_.col(i)));
   return F;
 }
 
 double Beam3D::energy(const Eigen::VectorXd& u_e) const {
+  if (hinged_) return section_energy(strains(u_e), L0_, section_);
   return energy_of<double>(full_state(u_e), xa_, xb_, L0_, R0_, section_);
 }
 
 Vec12 Beam3D::full_state(const Eigen::VectorXd& u_e) const {
+  if (hinged_) {
+    if (u_e.size() != static_cast<Eigen::Index>(dofs_.size())) misuse("Beam3D: u_e must have one entry per dof", __LINE__);
+    EndLayout ends[2];
+    layout_of(offset_, released_, axis_, ends);
+    Vec12 u;
+    for (int k = 0; k < 2; ++k) {
+      u.segment<3>(6 * k) = u_e.segment<3>(offset_[k]);
+      Quat<double> q = end_rotation<double>(u_e, ends[k]);
+      if (q.w < 0.0) q = {-q.w, -q.v};
+      u.segment<3>(6 * k + 3) = quat_log(q);
+    }
+    return u;
+  }
   if (u_e.size() != P_.cols()) misuse("Beam3D: u_e must have one entry per dof", __LINE__);
   if (plain_) return u_e;
   return P_ * u_e;
 }
 
+namespace {
+// f, K and ∇(K a)·b of a hinged element, N = 13 or 14 entries.
+template <int N>
+void hinged_force_tangent(const EndLayout (&ends)[2], const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double L0,
+                          const Eigen::Matrix3d& R0, const Beam3DSection& c, const Eigen::VectorXd& u_e,
+                          Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) {
+  const auto W = [&](const auto& x) {
+    using T = typename std::decay_t<decltype(x)>::Scalar;
+    return section_energy(hinged_strains<T>(x, ends, xa, xb, L0, R0), L0, c);
+  };
+  ad_force_tangent<N>(W, Eigen::Matrix<double, N, 1>(u_e), f_e, K_e);
+}
+template <int N>
+Eigen::VectorXd hinged_tangent_derivative(const EndLayout (&ends)[2], const Eigen::Vector3d& xa,
+                                          const Eigen::Vector3d& xb, double L0, const Eigen::Matrix3d& R0,
+                                          const Beam3DSection& c, const Eigen::VectorXd& u_e,
+                                          const Eigen::VectorXd& a_e, const Eigen::VectorXd& b_e) {
+  const auto W = [&](const auto& x) {
+    using T = typename std::decay_t<decltype(x)>::Scalar;
+    return section_energy(hinged_strains<T>(x, ends, xa, xb, L0, R0), L0, c);
+  };
+  return ad_tangent_derivative<N>(W, Eigen::Matrix<double, N, 1>(u_e), Eigen::Matrix<double, N, 1>(a_e),
+                                  Eigen::Matrix<double, N, 1>(b_e));
+}
+}  // namespace
+
 void Beam3D::compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const {
+  if (hinged_) {
+    if (u_e.size() != static_cast<Eigen::Index>(dofs_.size())) misuse("Beam3D: u_e must have one entry per dof", __LINE__);
+    EndLayout ends[2];
+    layout_of(offset_, released_, axis_, ends);
+    if (u_e.size() == 13)
+      hinged_force_tangent<13>(ends, xa_, xb_, L0_, R0_, section_, u_e, f_e, K_e);
+    else if (u_e.size() == 14)
+      hinged_force_tangent<14>(ends, xa_, xb_, L0_, R0_, section_, u_e, f_e, K_e);
+    else
+      misuse("Beam3D: a hinged element has 13 or 14 entries", __LINE__);
+    return;
+  }
   const Vec12 u = full_state(u_e);
   const auto W = [&](const auto& x) { return energy_of(x, xa_, xb_, L0_, R0_, section_); };
   if (plain_) {
@@ -314,6 +455,15 @@ void Beam3D::compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::Ma
 
 bool Beam3D::tangent_derivative(const Eigen::VectorXd& u_e, const Eigen::VectorXd& a_e, const Eigen::VectorXd& b_e,
                                 Eigen::VectorXd& out_e) const {
+  if (hinged_) {
+    const auto n = static_cast<Eigen::Index>(dofs_.size());
+    if (u_e.size() != n || a_e.size() != n || b_e.size() != n) misuse("Beam3D: u_e must have one entry per dof", __LINE__);
+    EndLayout ends[2];
+    layout_of(offset_, released_, axis_, ends);
+    out_e = n == 13 ? hinged_tangent_derivative<13>(ends, xa_, xb_, L0_, R0_, section_, u_e, a_e, b_e)
+                    : hinged_tangent_derivative<14>(ends, xa_, xb_, L0_, R0_, section_, u_e, a_e, b_e);
+    return true;
+  }
   const auto W = [&](const auto& x) { return energy_of(x, xa_, xb_, L0_, R0_, section_); };
   const Eigen::VectorXd out = ad_tangent_derivative<12>(W, full_state(u_e), full_state(a_e), full_state(b_e));
   out_e = plain_ ? out : Eigen::VectorXd(P_.transpose() * out);

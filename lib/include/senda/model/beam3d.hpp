@@ -52,9 +52,15 @@ struct Beam3DSection {
 // spin_held: then the two extra dofs s, s+1 are its components along the
 // reference section axes e₂ and e₃, and the one along e₁ is held at 0 (the rule
 // that removes the spin of a member ball-jointed at both ends).
+// axis ≠ 0: a one-axis hinge (S.13). The end keeps the node's own rotation vector
+// and adds one unknown, the hinge angle α (the extra dof `slot`, slot > 0): its
+// section turns with R_n exp(α â), â = axis/|axis| in reference (global) axes,
+// carried by the node; the other two components of the relative rotation stay
+// exactly zero at any rotation. Not with spin_held.
 struct Beam3DEnd {
   int slot = 0;
   bool spin_held = false;
+  Eigen::Vector3d axis = Eigen::Vector3d::Zero();
 };
 
 class Beam3D final : public Element {
@@ -63,7 +69,8 @@ class Beam3D final : public Element {
   // xb − xa: e₂ is its part normal to the member (throws std::invalid_argument if
   // it is parallel, zero, or any stiffness is not > 0). end_a, end_b: the rotation
   // unknowns of each end (default: the nodes' own); the local vector u_e has 12
-  // entries, 11 or 10 with spin_held ends (dofs() order).
+  // entries, 11 or 10 with spin_held ends, 13 or 14 with one-axis hinges (dofs()
+  // order: per end ux uy uz, the rotation vector, then α at a hinged end).
   Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb,
          const Beam3DSection& section, const Eigen::Vector3d& ref, const Beam3DEnd& end_a = {},
          const Beam3DEnd& end_b = {});
@@ -88,7 +95,8 @@ class Beam3D final : public Element {
   // (N, Q₂, Q₃, T, M₂, M₃) = (C_N Γ, C_M κ).
   Eigen::Matrix<double, 6, 1> stress_resultants(const Eigen::VectorXd& u_e) const;
   // The 12 entries (u_a, ψ_a, u_b, ψ_b), global components, of the local vector u_e:
-  // u_e itself unless an end holds its spin (then ψ = R₀ (0, a₂, a₃)).
+  // u_e itself unless an end holds its spin (then ψ = R₀ (0, a₂, a₃)) or is a
+  // one-axis hinge (then ψ is the rotation vector of R_n exp(α â), angle ≤ π).
   Eigen::Matrix<double, 12, 1> full_state(const Eigen::VectorXd& u_e) const;
 
  private:
@@ -101,6 +109,12 @@ class Beam3D final : public Element {
   // full_state = P_ u_e: a linear map (12 × dofs), the identity if no end holds its spin.
   bool plain_ = true;
   Eigen::Matrix<double, 12, Eigen::Dynamic> P_;
+  // One-axis hinges (S.13): per end, the index of its first entry in u_e, whether
+  // it is hinged (α after its rotation vector) and the unit axis.
+  bool hinged_ = false;
+  int offset_[2] = {0, 6};
+  bool released_[2] = {false, false};
+  Eigen::Vector3d axis_[2] = {Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
 };
 
 // An isotropic rotational spring across a ball joint: joins the rotation vector ψ_n of

@@ -1,0 +1,119 @@
+// A one-axis hinge in a space frame (model.hinge … about VX VY VZ, docs/notes/beam3d.md
+// S.13), through the .cfg: a column clamped at both ends with a hinge at mid-height
+// that releases bending about one axis only.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "senda/continuation/path_follower.hpp"
+#include "senda/critical/branch.hpp"
+#include "senda/input/builder.hpp"
+#include "senda/model/model.hpp"
+
+using namespace senda;
+using namespace senda::continuation;
+using namespace senda::critical;
+
+namespace {
+
+// Column along z, length 2L = 2, clamped at node 1 (z = 0) and node 3 (z = 2, free
+// axially, loaded by P = λ downwards), node 2 at mid-height; n elements per half.
+// Section axes: e₁ = z, e₂ = x (reference vector), e₃ = y. The upper member is
+// hinged at node 2 about y = e₃ (bending in the xz plane released there, bending in
+// the yz plane and torsion continuous). EI₃ = 1, EI₂ = 10.
+std::string column_cfg(int n, const std::string& hinge) {
+  const std::string N = std::to_string(n);
+  return "[model]\ndim = 3\n"
+         "node = 1 0 0 0\nnode = 2 0 0 1\nnode = 3 0 0 2\n"
+         "beam = 1 1 2 1e8 1e8 1e8 1.0 10.0 1.0 1 0 0 " + N + "\n"
+         "beam = 1001 2 3 1e8 1e8 1e8 1.0 10.0 1.0 1 0 0 " + N + "\n" + hinge +
+         "fix = 1 all rx ry rz\nfix = 3 ux uy rx ry rz\nload = 3 uz -1\n"
+         "[continuation]\ninitial_step = 0.25\nmax_step_ratio = 1\n[stop]\nmax_steps = 400\nlambda_max = 30\n";
+}
+
+std::vector<CriticalPoint> primary_points(const input::Spec& spec) {
+  Options o = spec.analysis.explorer.path;
+  PathFollower pf(*spec.model, o);
+  REQUIRE(pf.start(Vector::Zero(spec.model->size()), 0.0));
+  CriticalPointFinder finder(FinderOptions{});
+  while (pf.advance()) finder.check(pf, 0);
+  return finder.points();
+}
+
+constexpr double kPi = std::numbers::pi;
+
+}  // namespace
+
+TEST_CASE("Column clamped at both ends with a one-axis hinge at mid-height: its three critical loads as h^2",
+          "[frame3d][axis-hinge][column3d]") {
+  // Closed forms (Timoshenko & Gere 1961, §2.1–2.3), L = 1 each half. In the xz plane
+  // (bending about e₃ = y, EI₃ = 1) the hinge splits the column into two halves
+  // clamped at their outer ends. Symmetric modes (the hinge moves sideways, no shear
+  // by symmetry) are those of two cantilevers, (2k − 1)² π² EI₃/(4L²): 2.4674 and
+  // 22.2066; the antisymmetric one (the hinge stays on the axis) is two
+  // clamped-pinned halves, 20.1907 EI₃/L² (4.4934², tan kL = kL). In the yz plane
+  // (EI₂ = 10) the column is clamped-clamped, 4π² EI₂/(2L)² = 98.7, above λ_max = 30.
+  // Without the hinge the xz plane buckles first at π² EI₃/L² = 9.87. EA = GA = 1e8:
+  // shortening and shear shift P by ≈ P/GA, 2e-7 relative, below what is checked.
+  const double exact[3] = {kPi * kPi / 4.0, 4.493409457909064 * 4.493409457909064, 9.0 * kPi * kPi / 4.0};
+  const int meshes[3] = {8, 16, 32};
+  std::vector<double> P[3];
+  for (const int n : meshes) {
+    const input::Spec spec =
+        input::build(input::Config::parse(column_cfg(n, "hinge = 2 1001 about 0 1 0\n"), "hinged-column.cfg"));
+    // The hinge's unknown: one angle at node 2, named after the member.
+    bool named = false;
+    for (int i = 0; i < spec.model->size(); ++i) named = named || spec.model->dof_name(i) == "node 2 hinge (member 1001)";
+    CHECK(named);
+    const std::vector<CriticalPoint> pts = primary_points(spec);
+    REQUIRE(pts.size() == 3);
+    for (int j = 0; j < 3; ++j) {
+      const CriticalPoint& p = pts[static_cast<std::size_t>(j)];
+      INFO("n " << n << " " << p.id << " λ " << p.lambda << " " << p.message);
+      CHECK(p.converged);
+      CHECK(p.kind == CriticalKind::Bifurcation);
+      CHECK(p.residual <= 1e-10);
+      CHECK(p.newton_iterations <= 6);
+      // Every mode in the xz plane (no uy anywhere); the hinge node moves sideways
+      // in the symmetric ones and not in the antisymmetric one.
+      double ux = 0, uy = 0;
+      for (int node = 0; node < spec.model->node_count(); ++node) {
+        ux += std::pow(spec.model->displacement(p.phi, node, model::Component::Ux), 2);
+        uy += std::pow(spec.model->displacement(p.phi, node, model::Component::Uy), 2);
+      }
+      CHECK(std::sqrt(uy) <= 1e-10 * std::sqrt(ux));
+      const double hinge_ux = std::abs(spec.model->displacement(p.phi, 1, model::Component::Ux)) / std::sqrt(ux);
+      if (j == 1) CHECK(hinge_ux <= 1e-6);
+      else CHECK(hinge_ux >= 0.05);
+      // Above the continuum (the element is stiff by O(h²)), within 7 % at n = 8.
+      CHECK(p.lambda > exact[j]);
+      CHECK(p.lambda / exact[j] - 1.0 <= 0.07);
+      P[j].push_back(p.lambda);
+    }
+  }
+  // Measured (n = 8, 16, 32): 2.483342, 2.471370, 2.468392; 21.36085, 20.47266,
+  // 20.26058; 23.55692, 22.53165, 22.28712 (error ratios 4.0–4.1); Richardson of 16
+  // and 32 within 1e-6, 4.2e-5 and 4.5e-5 of the closed forms.
+  const double tolerance[3] = {1e-5, 1e-4, 1e-4};
+  for (int j = 0; j < 3; ++j) {
+    const std::vector<double>& v = P[j];
+    for (std::size_t k = 0; k + 1 < v.size(); ++k) {
+      const double ratio = (v[k] / exact[j] - 1.0) / (v[k + 1] / exact[j] - 1.0);
+      INFO("critical load " << j + 1 << " ratio " << ratio);
+      CHECK(ratio >= 3.8);
+      CHECK(ratio <= 4.3);
+    }
+    const double rich = (4.0 * v[2] - v[1]) / 3.0;
+    INFO("critical load " << j + 1 << " Richardson " << rich << " rel " << rich / exact[j] - 1.0);
+    CHECK(std::abs(rich / exact[j] - 1.0) <= tolerance[j]);
+  }
+  // The same column without the hinge: clamped-clamped, π² EI₃/L² first (measured
+  // 10.129 at n = 8, +2.6 %), nothing near 2.47.
+  const input::Spec rigid = input::build(input::Config::parse(column_cfg(8, ""), "column.cfg"));
+  const std::vector<CriticalPoint> pts = primary_points(rigid);
+  REQUIRE(!pts.empty());
+  CHECK(pts[0].lambda > kPi * kPi);
+  CHECK(pts[0].lambda / (kPi * kPi) - 1.0 <= 3e-2);
+}
