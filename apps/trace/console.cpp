@@ -211,6 +211,10 @@ void print_report(const senda::input::Spec& spec, const an::TraceResult& s, cons
       else
         fmt::print("{}{} from {} ({}): {} points, {}{}\n", indent, b.id, b.start_point, b.direction > 0 ? "+" : "-",
                    b.points + 1, cr::to_string(b.termination), b.end_point.empty() ? "" : " at " + b.end_point);
+      // Why a branch ended early (a crawling branch, a failed step), under it.
+      const bool early = b.termination == cr::BranchEnd::Stalled || b.termination == cr::BranchEnd::Diverged ||
+                         b.termination == cr::BranchEnd::StepTooSmall;
+      if (early && !b.message.empty()) fmt::print("{}  {}\n", indent, b.message);
     }
   }
   fmt::print("  results in {}\n", out_dir.string());

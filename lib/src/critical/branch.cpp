@@ -3,11 +3,32 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "senda/core/differences.hpp"
 
 namespace senda::critical {
+
+namespace {
+
+// A secondary branch whose state stays within kCrawlTolerance (1 + ‖q_c‖) of its
+// start point q_c in q, and within kCrawlTolerance (1 + |λ_c|) in λ, for
+// kCrawlSteps steps is crawling (trace_branch). The q bound is the one under which
+// CriticalPointFinder calls two located points the same (at the default location
+// tolerance); the λ bound is looser than the finder's, because the path's points
+// near a singular K carry λ only to about the corrector's tolerance (measured: 8.8e-8
+// above the located point on a column's crawling branch, constant to 1e-15).
+constexpr int kCrawlSteps = 5;
+constexpr double kCrawlTolerance = 1e-6;
+
+std::string short_g(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", x);
+  return buf;
+}
+
+}  // namespace
 
 const char* to_string(BranchEnd e) {
   switch (e) {
@@ -140,7 +161,32 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
                                   std::vector<Pending>& queue) {
   events.on_branch_start(b);
   events.on_point(b, f);
-  bool rejoined = false;
+  bool rejoined = false, stalled = false;
+  // A secondary branch that has not left its start point (kCrawlTolerance: about what
+  // a location resolves) after kCrawlSteps steps is crawling: its steps are too short in the unknowns' own units. It ends
+  // Stalled, with the reason, instead of "rejoining" its own start point or
+  // reporting the round-off of a singular K as critical points.
+  // By index: locating appends to points(), which may move its elements.
+  int origin = -1;
+  for (std::size_t k = 0; k < finder_.points().size(); ++k) {
+    const CriticalPoint& p = finder_.points()[k];
+    if (!b.start_point.empty() && p.id == b.start_point && p.converged) origin = static_cast<int>(k);
+  }
+  bool left = origin < 0;
+  double walked = 0.0;
+  auto crawling = [&]() {
+    stalled = true;
+    const continuation::PathPoint& c = f.current();
+    const CriticalPoint& o = finder_.points()[static_cast<std::size_t>(origin)];
+    const std::string id = o.id;
+    b.message = "the branch did not leave " + id + ": after " + std::to_string(b.points) + " steps (arc length " +
+                short_g(walked) + ") its state is within 1e-6 (relative) of " + id + " (|q - q_" + id +
+                "| = " + short_g((c.q - o.q).norm()) + ", |lambda - lambda_" + id +
+                "| = " + short_g(std::abs(c.lambda - o.lambda)) +
+                "): its steps are too short in the unknowns' own units. On a nearly inextensible primary path "
+                "the per-kind weights of continuation.auto_scale make them so: set continuation.auto_scale = "
+                "false (and continuation.psi), or raise branches.switch_step_ratio";
+  };
   while (!f.done()) {
     if (events.stop_requested()) {
       f.interrupt();
@@ -150,6 +196,22 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     if (!f.advance()) break;
     ++b.points;
     events.on_point(b, f);
+    walked += f.current().step_length;
+    if (!left) {
+      const CriticalPoint& o = finder_.points()[static_cast<std::size_t>(origin)];
+      left = (f.current().q - o.q).norm() > kCrawlTolerance * (1.0 + o.q.norm()) ||
+             std::abs(f.current().lambda - o.lambda) > kCrawlTolerance * (1.0 + std::abs(o.lambda));
+      if (!left && b.points >= kCrawlSteps) {
+        crawling();
+        break;
+      }
+      // Still at the start point: what a singular K shows here is round-off (a
+      // crawling column showed a dozen "critical points" in five steps), and a
+      // point located here is the start point again. The step that leaves it is
+      // checked (its signs; the eigenvalue monitor needs its first point's data and
+      // has none).
+      if (!left) continue;
+    }
     for (const CriticalPointFinder::Found& found : finder_.check(f, b.id)) {
       CriticalPoint& cp = finder_.points()[found.index];
       if (rejoined) {
@@ -176,9 +238,11 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
         b.message = "rejoined the path of branch " + std::to_string(cp.branches.front()) + " at " + cp.id;
       }
     }
-    if (rejoined) break;
+    if (rejoined || stalled) break;
   }
-  if (!rejoined) {
+  if (stalled) {
+    b.termination = BranchEnd::Stalled;
+  } else if (!rejoined) {
     b.termination = branch_end(f.termination());
     b.message = f.message();
     if (f.termination() == continuation::Termination::Interrupted) interrupted_ = true;
