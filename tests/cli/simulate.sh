@@ -164,7 +164,8 @@ echo "ok --vtk ($frames frames) and --plot"
 
 # SIGINT: exit 130, interrupted, a row for every step taken; kill -9: whole rows only.
 long=(dynamics.dt=1e-4 dynamics.t_end=1000 dynamics.max_steps=100000000 --quiet)
-wait_rows() { for _ in $(seq 1 200); do [ -f "$1" ] && [ "$(wc -l < "$1")" -gt "$2" ] && return 0; sleep 0.05; done; return 1; }
+# (up to 30 s for the first 50 rows: the first run of a cold build under ctest -j shares the cores)
+wait_rows() { for _ in $(seq 1 600); do [ -f "$1" ] && [ "$(wc -l < "$1")" -gt "$2" ] && return 0; sleep 0.05; done; return 1; }
 "$sim" $cfg --out "$work/int" "${long[@]}" > "$work/int.log" 2>&1 &
 pid=$!
 wait_rows "$work/int/history.csv" 50 || { kill -9 $pid; die "INT: no progress"; }
