@@ -130,8 +130,13 @@ class Builder {
     if (dim_ == 3) return {Component::Rx, Component::Ry, Component::Rz};
     return {Component::Rz};
   }
-  std::map<std::pair<int, int>, double> read_mode_file(const Fields& f, const std::string& file, bool rotations) const;
-  std::map<std::pair<int, int>, double> read_imperfection() const;
+  std::map<std::pair<int, int>, double> read_mode_file(const Fields& f, const std::string& file, bool rotations,
+                                                       bool check_nodes = true) const;
+  void read_imperfection();
+  Eigen::Vector3d imperfection_at(int id) const;
+  void check_imperfection_nodes() const;
+  // The model's node index of a node id (user, mesh or intermediate), -1 if none.
+  int node_index_of(int id) const;
   void read_dynamics(Spec& s);
   void read_rigid_links();
   void read_constraints(DynamicsSpec& d);
@@ -168,6 +173,10 @@ class Builder {
   std::optional<Mesh> mesh_;           // model.mesh
   const Entry* mesh_entry_ = nullptr;
   std::map<int, NodeInfo> nodes_;  // by user id
+  // model.imperfection: (node id, component) → AMPLITUDE·φ, translations only, for
+  // every node the mode file moves (user, mesh and intermediate nodes of meshed beams).
+  std::map<std::pair<int, int>, double> imperfection_;
+  const Entry* imperfection_entry_ = nullptr;
   std::vector<Entry> node_entries_;
   double extent_ = 0.0;            // size of the model, for the zero-length test
   std::vector<std::pair<int, int>> links_;  // dynamics.rigid_link: node indices (a, b)
@@ -294,7 +303,7 @@ int Builder::free_equation(const Fields& f, int node, Component comp, const char
 // as (node id, component) → φ, every row's node id and value checked; hinge slots
 // skipped, rotations too unless `rotations`. Errors at the entry of f.
 std::map<std::pair<int, int>, double> Builder::read_mode_file(const Fields& f, const std::string& file,
-                                                              bool rotations) const {
+                                                              bool rotations, bool check_nodes) const {
   std::map<std::pair<int, int>, double> phi_of;
   // Read like the .cfg: a regular file of bounded size (a FIFO or /dev/zero is
   // refused, not read).
@@ -334,11 +343,15 @@ std::map<std::pair<int, int>, double> Builder::read_mode_file(const Fields& f, c
              "' (a node id and a finite number expected)");
     phi_of[{id, static_cast<int>(*c)}] = phi;
   }
+  if (!check_nodes) return phi_of;
+  // Every node of the model, the intermediate nodes of meshed beams included (the
+  // model is built when a dynamics.kick is read).
   std::set<std::string> node_ids;
   for (const Fields& n : records("model.node"))
     if (n.size() > 0) node_ids.insert(n[0]);
   if (mesh_)
     for (const MeshNode& n : mesh_->nodes) node_ids.insert(std::to_string(n.tag));
+  for (int k = 0; k < model_->node_count(); ++k) node_ids.insert(std::to_string(model_->node_id(k)));
   for (const auto& [key, v] : phi_of)
     if (!node_ids.count(std::to_string(key.first)))
       f.fail("the mode file moves node " + std::to_string(key.first) + ", which this model does not have",
@@ -346,21 +359,48 @@ std::map<std::pair<int, int>, double> Builder::read_mode_file(const Fields& f, c
   return phi_of;
 }
 
+int Builder::node_index_of(int id) const {
+  for (int k = 0; k < model_->node_count(); ++k)
+    if (model_->node_id(k) == id) return k;
+  return -1;
+}
+
 // model.imperfection = MODE_FILE AMPLITUDE: node offsets AMPLITUDE·φ from a mode file
-// (translations only).
-std::map<std::pair<int, int>, double> Builder::read_imperfection() const {
+// (translations only). Its nodes are checked once the beams are meshed
+// (check_imperfection_nodes): a mode of a framed model moves intermediate nodes.
+void Builder::read_imperfection() {
   const std::vector<Fields> recs = records("model.imperfection");
-  if (recs.empty()) return {};
+  if (recs.empty()) return;
   const Fields& f = recs.front();
   f.require(2, 2);
   const double amplitude = f.real(1, "AMPLITUDE");
-  std::map<std::pair<int, int>, double> offset = read_mode_file(f, f[0], false);
-  for (auto& [key, v] : offset) v *= amplitude;
-  return offset;
+  imperfection_ = read_mode_file(f, f[0], false, false);
+  for (auto& [key, v] : imperfection_) v *= amplitude;
+  imperfection_entry_ = &f.entry();
+}
+
+Eigen::Vector3d Builder::imperfection_at(int id) const {
+  Eigen::Vector3d d = Eigen::Vector3d::Zero();
+  for (Component c : {Component::Ux, Component::Uy, Component::Uz})
+    if (const auto it = imperfection_.find({id, static_cast<int>(c)}); it != imperfection_.end())
+      d[c == Component::Ux ? 0 : c == Component::Uy ? 1 : 2] = it->second;
+  return d;
+}
+
+void Builder::check_imperfection_nodes() const {
+  if (!imperfection_entry_) return;
+  std::set<int> ids;
+  for (int k = 0; k < model_->node_count(); ++k) ids.insert(model_->node_id(k));
+  for (const auto& [key, v] : imperfection_)
+    if (!ids.count(key.first))
+      c_.fail(imperfection_entry_, "model.imperfection",
+              "the mode file moves node " + std::to_string(key.first) + ", which this model does not have",
+              "a mode of the same model");
 }
 
 void Builder::read_nodes() {
-  const std::map<std::pair<int, int>, double> offset = read_imperfection();
+  read_imperfection();
+  const std::map<std::pair<int, int>, double>& offset = imperfection_;
   const std::vector<Fields> recs = records("model.node");
   if (recs.empty() && !mesh_) c_.fail(nullptr, "model.node", "no nodes: give at least two 'node = ID X Y" + std::string(dim_ == 3 ? " Z" : "") + "' in [model]");
   Eigen::Vector3d lo = Eigen::Vector3d::Constant(INFINITY), hi = Eigen::Vector3d::Constant(-INFINITY);
@@ -640,9 +680,19 @@ void Builder::read_elements() {
   }
   read_hinges(members, ids);
   for (const Member& m : members) {
+    // model.imperfection: the intermediate nodes at the perfect member's points
+    // (its ends' positions without their offsets) moved by their own offsets.
+    std::vector<Eigen::Vector3d> inner;
+    if (!imperfection_.empty() && m.n > 1) {
+      const Eigen::Vector3d xa = model_->node_position(m.a) - imperfection_at(model_->node_id(m.a));
+      const Eigen::Vector3d xb = model_->node_position(m.b) - imperfection_at(model_->node_id(m.b));
+      for (int k = 1; k < m.n; ++k)
+        inner.push_back(xa + (xb - xa) * (static_cast<double>(k) / m.n) +
+                        imperfection_at(static_cast<int>(next_node_id + (k - 1))));
+    }
     if (dim_ == 3) {
       model::mesh_member_3d(*model_, m.a, m.b, m.n, m.section3, m.ref, static_cast<int>(next_node_id), m.id,
-                            {m.slot_a, m.held_a, m.axis_a}, {m.slot_b, false, m.axis_b});
+                            {m.slot_a, m.held_a, m.axis_a}, {m.slot_b, false, m.axis_b}, inner);
       next_node_id += m.n - 1;
       // A ball-jointed end has its own rotation; a one-axis hinge keeps the node's.
       for (int end = 0; end < 2; ++end) {
@@ -654,7 +704,7 @@ void Builder::read_elements() {
       continue;
     }
     model::mesh_member(*model_, m.a, m.b, m.n, m.section, static_cast<int>(next_node_id), m.id, m.slot_a, m.slot_b,
-                       formulation_);
+                       formulation_, inner);
     next_node_id += m.n - 1;
     for (int x : {m.a, m.b}) {
       use(x, Component::Ux);
@@ -1404,7 +1454,7 @@ void Builder::read_dynamics(Spec& s) {
     f.require(2, 2);
     const double amplitude = f.real(1, "AMPLITUDE");
     for (const auto& [key, phi] : read_mode_file(f, f[0], true)) {
-      const int eq = model_->equation(nodes_.at(key.first).index, static_cast<Component>(key.second));
+      const int eq = model_->equation(node_index_of(key.first), static_cast<Component>(key.second));
       if (eq >= 0) d.v0[eq] += amplitude * phi;
     }
   }
@@ -1463,6 +1513,7 @@ Spec Builder::run() {
   read_mesh();
   read_nodes();
   read_elements();
+  check_imperfection_nodes();
   read_supports_and_loads();
   try {
     model_->finalize();

@@ -125,15 +125,18 @@ const char* to_string(BeamFormulation f) {
 
 std::vector<int> mesh_member(Model& model, int node_a, int node_b, int n, const BeamSection& section,
                              int first_node_id, int first_element_id, int rz_slot_a, int rz_slot_b,
-                             BeamFormulation formulation) {
+                             BeamFormulation formulation, const std::vector<Eigen::Vector3d>& inner) {
   if (model.dim() != 2) misuse("mesh_member: Beam2D needs a 2D model", __LINE__);
   if (n < 1) misuse("mesh_member: n must be >= 1", __LINE__);
   if (node_a < 0 || node_a >= model.node_count() || node_b < 0 || node_b >= model.node_count() || node_a == node_b)
     misuse("mesh_member: bad end nodes", __LINE__);
+  if (!inner.empty() && static_cast<int>(inner.size()) != n - 1) misuse("mesh_member: inner needs n - 1 positions", __LINE__);
   const Eigen::Vector3d xa = model.node_position(node_a), xb = model.node_position(node_b);
   std::vector<int> nodes{node_a};
   for (int k = 1; k < n; ++k)
-    nodes.push_back(model.add_node(first_node_id + (k - 1), xa + (xb - xa) * (static_cast<double>(k) / n)));
+    nodes.push_back(model.add_node(first_node_id + (k - 1), inner.empty()
+                                                               ? Eigen::Vector3d(xa + (xb - xa) * (static_cast<double>(k) / n))
+                                                               : inner[static_cast<std::size_t>(k - 1)]));
   nodes.push_back(node_b);
   for (int k = 0; k < n; ++k) {
     const int sa = k == 0 ? rz_slot_a : 0, sb = k == n - 1 ? rz_slot_b : 0;

@@ -510,15 +510,20 @@ bool BallJointSpring::tangent_derivative(const Eigen::VectorXd& u_e, const Eigen
 
 std::vector<int> mesh_member_3d(Model& model, int node_a, int node_b, int n, const Beam3DSection& section,
                                 const Eigen::Vector3d& ref, int first_node_id, int first_element_id,
-                                const Beam3DEnd& end_a, const Beam3DEnd& end_b) {
+                                const Beam3DEnd& end_a, const Beam3DEnd& end_b,
+                                const std::vector<Eigen::Vector3d>& inner) {
   if (model.dim() != 3) misuse("mesh_member_3d: Beam3D needs a 3D model", __LINE__);
   if (n < 1) misuse("mesh_member_3d: n must be >= 1", __LINE__);
   if (node_a < 0 || node_a >= model.node_count() || node_b < 0 || node_b >= model.node_count() || node_a == node_b)
     misuse("mesh_member_3d: bad end nodes", __LINE__);
+  if (!inner.empty() && static_cast<int>(inner.size()) != n - 1)
+    misuse("mesh_member_3d: inner needs n - 1 positions", __LINE__);
   const Eigen::Vector3d xa = model.node_position(node_a), xb = model.node_position(node_b);
   std::vector<int> nodes{node_a};
   for (int k = 1; k < n; ++k)
-    nodes.push_back(model.add_node(first_node_id + (k - 1), xa + (xb - xa) * (static_cast<double>(k) / n)));
+    nodes.push_back(model.add_node(first_node_id + (k - 1), inner.empty()
+                                                               ? Eigen::Vector3d(xa + (xb - xa) * (static_cast<double>(k) / n))
+                                                               : inner[static_cast<std::size_t>(k - 1)]));
   nodes.push_back(node_b);
   for (int k = 0; k < n; ++k)
     model.add_element(std::make_unique<Beam3D>(first_element_id + k, nodes[k], nodes[k + 1],

@@ -96,9 +96,11 @@ const char* to_string(BeamFormulation f);  // "simo-reissner", "corotational"
 // Returns the n + 1 node indices along the member, node_a first, node_b last.
 // Consecutive members that share an end node are rigidly connected there, unless
 // an end's rotation slot (rz_slot_a at node_a, rz_slot_b at node_b; see Beam2D) is
-// an own rotation of the member: a hinge.
+// an own rotation of the member: a hinge. inner: the positions of the n − 1
+// intermediate nodes (an imperfect member); empty: equally spaced on the chord.
 std::vector<int> mesh_member(Model& model, int node_a, int node_b, int n, const BeamSection& section,
                              int first_node_id, int first_element_id, int rz_slot_a = 0, int rz_slot_b = 0,
-                             BeamFormulation formulation = BeamFormulation::SimoReissner);
+                             BeamFormulation formulation = BeamFormulation::SimoReissner,
+                             const std::vector<Eigen::Vector3d>& inner = {});
 
 }  // namespace senda::model

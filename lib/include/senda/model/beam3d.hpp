@@ -149,9 +149,11 @@ Eigen::Vector3d rotation_vector(const Eigen::Matrix3d& R);
 // n − 1 intermediate nodes get ids first_node_id, …, the elements ids
 // first_element_id, …; returns the n + 1 node indices along the member.
 // end_a, end_b: the rotation unknowns of the member's ends (ball joints; the
-// intermediate nodes are the member's own).
+// intermediate nodes are the member's own). inner: the positions of the n − 1
+// intermediate nodes (an imperfect member); empty: equally spaced on the chord.
 std::vector<int> mesh_member_3d(Model& model, int node_a, int node_b, int n, const Beam3DSection& section,
                                 const Eigen::Vector3d& ref, int first_node_id, int first_element_id,
-                                const Beam3DEnd& end_a = {}, const Beam3DEnd& end_b = {});
+                                const Beam3DEnd& end_a = {}, const Beam3DEnd& end_b = {},
+                                const std::vector<Eigen::Vector3d>& inner = {});
 
 }  // namespace senda::model
