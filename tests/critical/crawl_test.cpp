@@ -66,6 +66,7 @@ TEST_CASE("a secondary branch that does not leave its bifurcation point ends sta
     CHECK(b.points == 5);
     CHECK(b.end_point.empty());
     CHECK(b.message.find("the branch did not leave BP1: after 5 steps") == 0);
+    CHECK(b.message.find("its state is within 1e-06 (1 + |q_BP1|) of BP1") != std::string::npos);
     CHECK(b.message.find("continuation.auto_scale = false") != std::string::npos);
   }
 

@@ -102,8 +102,9 @@ TEST_CASE("a mode-shaped imperfection of a 3D member: intermediate nodes moved; 
     std::ofstream(f) << "equation,dof,phi\n" << rows;
     return input::build(input::Config::parse(model + "imperfection = " + f.string() + " 0.01\n", "m.cfg"));
   };
-  // Intermediate nodes 3, 4, 5 at z = 0.5, 1, 1.5: node 4 moved along x and y.
-  const input::Spec s = build_with("0,node 4 ux,1\n1,node 4 uy,-0.5\n2,node 4 rx,1\n3,node 2 uz,0\n");
+  // Intermediate nodes 3, 4, 5 at z = 0.5, 1, 1.5: node 4 moved along x and y; the
+  // top (node 2) along x, which leaves 3 and 5 (no rows) on the perfect member.
+  const input::Spec s = build_with("0,node 4 ux,1\n1,node 4 uy,-0.5\n2,node 4 rx,1\n3,node 2 ux,2\n");
   int found = 0;
   for (int k = 0; k < s.model->node_count(); ++k) {
     const Eigen::Vector3d x = s.model->node_position(k);
@@ -113,9 +114,13 @@ TEST_CASE("a mode-shaped imperfection of a 3D member: intermediate nodes moved; 
       CHECK(x.z() == Approx(1.0).margin(1e-15));
       ++found;
     } else if (s.model->node_id(k) == 3 || s.model->node_id(k) == 5) {
-      CHECK(x.x() == 0.0);
-      CHECK(x.y() == 0.0);
+      CHECK(x.x() == Approx(0.0).margin(1e-15));
+      CHECK(x.y() == Approx(0.0).margin(1e-15));
+      CHECK(x.z() == Approx(s.model->node_id(k) == 3 ? 0.5 : 1.5).margin(1e-15));
       ++found;
+    } else if (s.model->node_id(k) == 2) {
+      CHECK(x.x() == Approx(0.02).margin(1e-15));
+      CHECK(x.z() == 2.0);
     }
   }
   CHECK(found == 3);

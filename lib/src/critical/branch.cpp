@@ -12,11 +12,11 @@ namespace senda::critical {
 
 namespace {
 
-// A secondary branch whose state stays within kCrawlTolerance (1 + ‖q_c‖) of its
-// start point q_c in q, and within kCrawlTolerance (1 + |λ_c|) in λ, for
-// kCrawlSteps steps is crawling (trace_branch). The q bound is the one under which
-// CriticalPointFinder calls two located points the same (at the default location
-// tolerance); the λ bound is looser than the finder's, because the path's points
+// A secondary branch whose state stays within b (1 + ‖q_c‖) of its start point q_c
+// in q, and within b (1 + |λ_c|) in λ, b = max(kCrawlTolerance, 100 × the location
+// tolerance), for kCrawlSteps steps is crawling (trace_branch). The q bound is the
+// one under which CriticalPointFinder calls two located points the same; like it,
+// it is absolute for ‖q_c‖ ≪ 1 (the model's units); the λ bound is looser than the finder's, because the path's points
 // near a singular K carry λ only to about the corrector's tolerance (measured: 8.8e-8
 // above the located point on a column's crawling branch, constant to 1e-15).
 constexpr int kCrawlSteps = 5;
@@ -162,9 +162,9 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
   events.on_branch_start(b);
   events.on_point(b, f);
   bool rejoined = false, stalled = false;
-  // A secondary branch that has not left its start point (kCrawlTolerance: about what
-  // a location resolves) after kCrawlSteps steps is crawling: its steps are too short in the unknowns' own units. It ends
-  // Stalled, with the reason, instead of "rejoining" its own start point or
+  // A secondary branch that has not left its start point (bound: about what a
+  // location resolves) after kCrawlSteps steps is crawling: its steps are too short
+  // in the unknowns' own units. It ends Stalled, with the reason, instead of "rejoining" its own start point or
   // reporting the round-off of a singular K as critical points.
   // By index: locating appends to points(), which may move its elements.
   int origin = -1;
@@ -174,18 +174,25 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
   }
   bool left = origin < 0;
   double walked = 0.0;
+  // As CriticalPointFinder's same-point bound in q, max(1e-6, 100 tol).
+  const double bound = std::max(kCrawlTolerance, 100.0 * finder_.options().locate_options.tolerance);
   auto crawling = [&]() {
     stalled = true;
     const continuation::PathPoint& c = f.current();
     const CriticalPoint& o = finder_.points()[static_cast<std::size_t>(origin)];
     const std::string id = o.id;
     b.message = "the branch did not leave " + id + ": after " + std::to_string(b.points) + " steps (arc length " +
-                short_g(walked) + ") its state is within 1e-6 (relative) of " + id + " (|q - q_" + id +
+                short_g(walked) + ") its state is within " + short_g(bound) + " (1 + |q_" + id + "|) of " + id + " (|q - q_" + id +
                 "| = " + short_g((c.q - o.q).norm()) + ", |lambda - lambda_" + id +
                 "| = " + short_g(std::abs(c.lambda - o.lambda)) +
-                "): its steps are too short in the unknowns' own units. On a nearly inextensible primary path "
-                "the per-kind weights of continuation.auto_scale make them so: set continuation.auto_scale = "
-                "false (and continuation.psi), or raise branches.switch_step_ratio";
+                "): its steps are too short in the unknowns' own units. " +
+                (options_.path.auto_scale
+                     ? std::string("On a nearly inextensible primary path the per-kind weights of "
+                                   "continuation.auto_scale make them so: set continuation.auto_scale = false "
+                                   "(and continuation.psi), or raise branches.switch_step_ratio")
+                     : std::string("Raise branches.switch_step_ratio or continuation.initial_step, or lower "
+                                   "continuation.psi (a model whose displacements are all below this bound, in "
+                                   "its units, is below what a location resolves)"));
   };
   while (!f.done()) {
     if (events.stop_requested()) {
@@ -199,8 +206,8 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     walked += f.current().step_length;
     if (!left) {
       const CriticalPoint& o = finder_.points()[static_cast<std::size_t>(origin)];
-      left = (f.current().q - o.q).norm() > kCrawlTolerance * (1.0 + o.q.norm()) ||
-             std::abs(f.current().lambda - o.lambda) > kCrawlTolerance * (1.0 + std::abs(o.lambda));
+      left = (f.current().q - o.q).norm() > bound * (1.0 + o.q.norm()) ||
+             std::abs(f.current().lambda - o.lambda) > bound * (1.0 + std::abs(o.lambda));
       if (!left && b.points >= kCrawlSteps) {
         crawling();
         break;

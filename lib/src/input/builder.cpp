@@ -135,8 +135,6 @@ class Builder {
   void read_imperfection();
   Eigen::Vector3d imperfection_at(int id) const;
   void check_imperfection_nodes() const;
-  // The model's node index of a node id (user, mesh or intermediate), -1 if none.
-  int node_index_of(int id) const;
   void read_dynamics(Spec& s);
   void read_rigid_links();
   void read_constraints(DynamicsSpec& d);
@@ -359,11 +357,6 @@ std::map<std::pair<int, int>, double> Builder::read_mode_file(const Fields& f, c
   return phi_of;
 }
 
-int Builder::node_index_of(int id) const {
-  for (int k = 0; k < model_->node_count(); ++k)
-    if (model_->node_id(k) == id) return k;
-  return -1;
-}
 
 // model.imperfection = MODE_FILE AMPLITUDE: node offsets AMPLITUDE·φ from a mode file
 // (translations only). Its nodes are checked once the beams are meshed
@@ -697,7 +690,7 @@ void Builder::read_elements() {
       // A ball-jointed end has its own rotation; a one-axis hinge keeps the node's.
       for (int end = 0; end < 2; ++end) {
         const int x = end == 0 ? m.a : m.b;
-        const bool own = (end == 0 ? m.slot_a : m.slot_b) != 0 && (end == 0 ? m.axis_a : m.axis_b).isZero();
+        const bool own = (end == 0 ? m.slot_a : m.slot_b) != 0 && (end == 0 ? m.axis_a : m.axis_b) == Eigen::Vector3d::Zero();
         for (int c = 0; c < model::kComponents; ++c)
           if (c < 3 || !own) use(x, static_cast<Component>(c));
       }
@@ -958,13 +951,13 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
   // its component along e₁ at end a is held at 0 (spin_held), which changes no
   // equilibrium and no critical point (the spin is a symmetry of its energy).
   for (Member& m : members) {
-    m.held_a = m.hinge_a && m.hinge_b && m.k_a == 0.0 && m.k_b == 0.0 && m.axis_a.isZero() && m.axis_b.isZero();
+    m.held_a = m.hinge_a && m.hinge_b && m.k_a == 0.0 && m.k_b == 0.0 && m.axis_a == Eigen::Vector3d::Zero() && m.axis_b == Eigen::Vector3d::Zero();
     for (int end = 0; end < 2; ++end) {
       if (!(end == 0 ? m.hinge_a : m.hinge_b)) continue;
       const int node = end == 0 ? m.a : m.b;
       const std::string label = "member " + std::to_string(m.id);
       int& slot = end == 0 ? m.slot_a : m.slot_b;
-      if (!(end == 0 ? m.axis_a : m.axis_b).isZero()) {
+      if ((end == 0 ? m.axis_a : m.axis_b) != Eigen::Vector3d::Zero()) {
         // A one-axis hinge (S.13): the node's rotation and the hinge angle.
         slot = model_->add_dof(node, Component::Rx, label, "hinge");
         continue;
@@ -1453,8 +1446,15 @@ void Builder::read_dynamics(Spec& s) {
     const Fields f(*e, spec("dynamics.kick"));
     f.require(2, 2);
     const double amplitude = f.real(1, "AMPLITUDE");
+    std::map<int, int> index_of;  // node id → index, all nodes of the built model
+    for (int k = 0; k < model_->node_count(); ++k) index_of.emplace(model_->node_id(k), k);
     for (const auto& [key, phi] : read_mode_file(f, f[0], true)) {
-      const int eq = model_->equation(node_index_of(key.first), static_cast<Component>(key.second));
+      const auto at = index_of.find(key.first);
+      // A mesh node that no element uses is not in the model.
+      if (at == index_of.end())
+        f.fail("the mode file moves node " + std::to_string(key.first) + ", which this model does not have",
+               "a mode of the same model");
+      const int eq = model_->equation(at->second, static_cast<Component>(key.second));
       if (eq >= 0) d.v0[eq] += amplitude * phi;
     }
   }
