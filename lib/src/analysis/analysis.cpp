@@ -209,7 +209,8 @@ void Analysis::run_design(TraceResult& r, Observer& observer) const {
   co.locate.bifurcation_tolerance = finder.locate_options.bifurcation_tolerance;
   co.sensitivity.bifurcation_tolerance = finder.locate_options.bifurcation_tolerance;
   co.sensitivity.symmetric_tolerance = options_.explorer.symmetric_tolerance;
-  // Ctrl-C inside a curve: it ends at the next point, the points so far kept.
+  // Ctrl-C inside a curve: it ends within the current point's iterations (the
+  // locator polls it too), the points so far kept.
   co.stop_requested = [&observer] { return observer.stop_requested(); };
   std::vector<int> directions;
   if (options_.design.directions != CurveDirections::Down) directions.push_back(+1);

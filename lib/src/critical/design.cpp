@@ -232,6 +232,7 @@ LineSolve solve_on_line(const ProblemFamily& family, const Plane& plane, double 
     // mean |diag K| + |K_ii| vanishes for a one-unknown problem.
     LocateOptions lo = options.locate;
     lo.penalty_floor = std::max(lo.penalty_floor, penalty_floor);
+    if (!lo.stop_requested) lo.stop_requested = options.stop_requested;  // a point of a large model takes seconds
     s.cp = refine(line, q, 0.0, phi, std::max(h, 1e-12), system, lo);
     s.mu = line.mu(s.cp.lambda);
     s.lambda = line.lambda(s.cp.lambda);
@@ -359,6 +360,9 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
       }
     }
     if (!ok) {
+      // A solve ended by the stop flag is not a failed step: no cut, no
+      // step-too-small; the loop's first check ends the curve as interrupted.
+      if (options.stop_requested && options.stop_requested()) continue;
       h *= 0.5;
       if (h < options.min_step) {
         curve.termination = CurveTermination::StepTooSmall;
@@ -466,7 +470,10 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
                    (start.kind == CriticalKind::Limit ? "bifurcation" : "limit") +
                    " point coincides with this one (inertia of K + rho e_i e_i^T " +
                    std::to_string(last.penalized_negative_pivots) + " -> " +
-                   std::to_string(p.penalized_negative_pivots) + ")" + (ev.located ? "" : "; not located");
+                   std::to_string(p.penalized_negative_pivots) + ")" +
+                   (ev.located ? ""
+                    : options.stop_requested && options.stop_requested() ? "; not located (interrupted)"
+                                                                         : "; not located");
       curve.events.push_back(ev);
     }
     if (ps.ok) eig_start = ps.x;

@@ -108,8 +108,9 @@ struct CurveOptions {
   double lambda_scale = 0.0;  // λ_s; 0: max(|λ_cr(μ₀)|, 1e-12)
   LocateOptions locate;
   SensitivityOptions sensitivity;
-  // Polled before each new point; true ends the curve with termination
-  // Interrupted, the points found so far kept (Ctrl-C in trace --follow).
+  // Polled before each new point and, unless locate.stop_requested is set, by
+  // the locator in every iteration of a point; true ends the curve with
+  // termination Interrupted, the points found so far kept (Ctrl-C in trace).
   std::function<bool()> stop_requested;
 };
 
