@@ -115,13 +115,20 @@ TEST_CASE("3D hinge input: bad hinges are refused at their line", "[input][hinge
              Catch::StartsWith(at + "partial releases by name ('bending') are not available: a 3D hinge is a ball joint") &&
                  Catch::Contains("'about VX VY VZ'"));
   CHECK_THAT(error_of(base + "hinge = 2 10 torsion\n"), Catch::StartsWith(at + "partial releases by name ('torsion')"));
-  // One-axis hinges: the axis, three fields, no spring, at least one member.
+  // One-axis hinges: the axis, three fields, at least one member.
   CHECK(error_of(base + "hinge = 2 10 about 0 0 1\n").empty());
   CHECK(error_of(base + "hinge = 2 1 10 about 1 0 0\nfix = 2 ry\n").empty());  // the node keeps its rotation
   CHECK_THAT(error_of(base + "hinge = 2 10 about 0 0 0\n"), Catch::StartsWith(at + "the hinge axis (0, 0, 0) is zero"));
   CHECK_THAT(error_of(base + "hinge = 2 10 about 0 1\n"),
              Catch::StartsWith(at + "'about' must be followed by exactly three fields, the hinge axis VX VY VZ"));
-  CHECK_THAT(error_of(base + "hinge = 2 10 about 0 1 0 spring 3\n"), Catch::StartsWith(at + "'about' must be followed"));
+  // A spring across a one-axis hinge, before or after the axis; each option once.
+  CHECK(error_of(base + "hinge = 2 10 about 0 1 0 spring 3\n").empty());
+  CHECK(error_of(base + "hinge = 2 10 spring 3 about 0 1 0\n").empty());
+  CHECK_THAT(error_of(base + "hinge = 2 10 about 0 1 0 about 1 0 0\n"), Catch::StartsWith(at + "'about' given twice"));
+  CHECK_THAT(error_of(base + "hinge = 2 10 spring 3 about 0 1\n"), Catch::StartsWith(at + "'about' must be followed"));
+  CHECK_THAT(error_of(base + "hinge = 2 10 spring about 0 1 0\n"), Catch::StartsWith(at + "'spring' must be followed"));
+  CHECK_THAT(error_of(base + "hinge = 2 10 about 0 1 0 spring 3 4\n"),
+             Catch::StartsWith(at + "field 9 ('4') after '3'"));
   CHECK_THAT(error_of(base + "hinge = 2 about 0 1 0\n"), Catch::StartsWith(at + "no member listed before 'about'"));
   CHECK_THAT(error_of(base + "hinge = 2 10 about 0 x 0\n"), Catch::StartsWith(at + "VY"));
   CHECK_THAT(error_of(base + "hinge = 2 10 spring\n"),

@@ -870,32 +870,42 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
                      "') are not available: a 3D hinge is a ball joint (all three rotation components of each listed "
                      "member released) or a one-axis hinge about a given axis, 'about VX VY VZ' (for a torsion "
                      "release the member's direction; docs/notes/beam3d.md S.13)",
-                 "NODE MEMBER [MEMBER ...] [spring K | about VX VY VZ]");
+                 "NODE MEMBER [MEMBER ...] [spring K] [about VX VY VZ]");
     const NodeInfo& n = node(f, 0, "NODE");
     const int node_id = model_->node_id(n.index);
+    // The members, then the options 'spring K' and 'about VX VY VZ' (3D), in either order.
     std::size_t last = f.size();
     std::optional<double> k;
     Eigen::Vector3d axis = Eigen::Vector3d::Zero();
-    for (std::size_t i = 1; i < f.size(); ++i)
+    const char* grammar = dim_ == 3 ? "NODE MEMBER [MEMBER ...] [spring K] [about VX VY VZ]" : "NODE MEMBER [MEMBER ...] [spring K]";
+    for (std::size_t i = 1; i < f.size(); ++i) {
+      if (f[i] != "spring" && f[i] != "about") {
+        if (last != f.size())
+          f.fail("field " + std::to_string(i + 1) + " ('" + f[i] + "') after '" + f[i - 1] +
+                     "': 'spring' takes one field and 'about' three, and the members come before both",
+                 grammar);
+        continue;
+      }
+      if (i == 1) f.fail("no member listed before '" + f[i] + "'", grammar);
+      if (last == f.size()) last = i;
       if (f[i] == "spring") {
-        if (i + 2 != f.size()) f.fail("'spring' must be followed by exactly one field, the stiffness K");
-        if (i == 1) f.fail("no member listed before 'spring'");
+        if (k) f.fail("'spring' given twice", grammar);
+        if (i + 1 >= f.size() || f[i + 1] == "about")
+          f.fail("'spring' must be followed by exactly one field, the stiffness K", grammar);
         k = f.positive(i + 1, "K");
-        last = i;
-      } else if (f[i] == "about") {
+        i += 1;
+      } else {
         if (dim_ != 3)
-          f.fail("'about' (a one-axis hinge) is for space frames, model.dim = 3: a plane hinge releases rz",
-                 "NODE MEMBER [MEMBER ...] [spring K]");
-        if (i + 4 != f.size())
-          f.fail("'about' must be followed by exactly three fields, the hinge axis VX VY VZ (no spring: a one-axis "
-                 "hinge turns freely)",
-                 "NODE MEMBER [MEMBER ...] about VX VY VZ");
-        if (i == 1) f.fail("no member listed before 'about'");
+          f.fail("'about' (a one-axis hinge) is for space frames, model.dim = 3: a plane hinge releases rz", grammar);
+        if (axis != Eigen::Vector3d::Zero()) f.fail("'about' given twice", grammar);
+        if (i + 3 >= f.size() || f[i + 1] == "spring" || f[i + 2] == "spring" || f[i + 3] == "spring")
+          f.fail("'about' must be followed by exactly three fields, the hinge axis VX VY VZ", grammar);
         axis = Eigen::Vector3d(f.real(i + 1, "VX"), f.real(i + 2, "VY"), f.real(i + 3, "VZ"));
         if (!(axis.norm() > 0.0) || !std::isfinite(axis.norm()))
           f.fail("the hinge axis (" + f[i + 1] + ", " + f[i + 2] + ", " + f[i + 3] + ") is zero", "a nonzero axis VX VY VZ");
-        last = i;
+        i += 3;
       }
+    }
     for (std::size_t i = 1; i < last; ++i) {
       const int id = f.id(i, "MEMBER");
       const auto it = member_index.find(id);
@@ -960,6 +970,12 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
       if ((end == 0 ? m.axis_a : m.axis_b) != Eigen::Vector3d::Zero()) {
         // A one-axis hinge (S.13): the node's rotation and the hinge angle.
         slot = model_->add_dof(node, Component::Rx, label, "hinge");
+        // A spring across it: W = ½ K α², α the exact relative rotation (S.13).
+        const double k = end == 0 ? m.k_a : m.k_b;
+        if (k > 0.0)
+          model_->add_element(std::make_unique<model::LinearSpring>(
+              model::DofRef{node, Component::Rx, slot}, k,
+              "hinge spring at node " + std::to_string(model_->node_id(node)) + " (" + label + ")"));
         continue;
       }
       if (end == 0 && m.held_a) {

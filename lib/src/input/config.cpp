@@ -54,7 +54,8 @@ const std::vector<OptionSpec>& option_table() {
       {"model.hinge", T::Record, nullptr, "NODE MEMBER [MEMBER ...] [spring K]", true,
        "moment release: the listed beam members get their own end rotation at NODE (translations stay "
        "shared); spring K > 0 joins each to the node's rotation (moment/radian); in 3D a ball joint (own "
-       "rx ry rz, isotropic spring), partial releases refused"},
+       "rx ry rz, isotropic spring), or with 'about VX VY VZ' a one-axis hinge (own angle, spring on it); "
+       "partial releases by name refused"},
       {"model.spring", T::Record, nullptr, "ID NODE_A NODE_B|ground COMPONENT K", true,
        "linear spring K > 0 on COMPONENT (ux uy uz rz) between two nodes or to ground; "
        "COMPONENT axial: a spring along the line between the nodes (force/length)"},

@@ -16,6 +16,10 @@ LinearSpring::LinearSpring(const DofRef& a, const DofRef& b, double k, std::stri
   dofs_.push_back(b);
 }
 
+LinearSpring::LinearSpring(const DofRef& a, double k, std::string name) : id_(-1), k_(k), name_(std::move(name)) {
+  dofs_.push_back(a);
+}
+
 std::string LinearSpring::describe() const { return name_.empty() ? "spring " + std::to_string(id_) : name_; }
 
 double LinearSpring::energy(const Eigen::VectorXd& u_e) const {

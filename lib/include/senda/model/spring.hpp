@@ -5,7 +5,9 @@
 //                 rotations (a rotational spring when the component is rz). The
 //                 second constructor joins any two dofs of the same kind, e.g. the
 //                 rotation of a node and a member's own rotation there (a hinge
-//                 with a rotational spring, W = ½ k (θ_b − θ_a)²).
+//                 with a rotational spring, W = ½ k (θ_b − θ_a)²); the third puts
+//                 one dof to ground (the spring across a 3D one-axis hinge, whose
+//                 angle is itself the relative rotation: W = ½ k α²).
 // An axial spring whose force follows the line between its nodes, N = k (l − l₀),
 // is a TrussBar with the engineering measure and EA = k l₀ (see the builder).
 #include <string>
@@ -19,6 +21,8 @@ class LinearSpring final : public Element {
   LinearSpring(int id, int node_a, int node_b, Component c, double k);
   // Between two dofs; name is what describe() returns.
   LinearSpring(const DofRef& a, const DofRef& b, double k, std::string name);
+  // On one dof to ground, W = ½ k u_a² (e.g. the angle of a one-axis hinge).
+  LinearSpring(const DofRef& a, double k, std::string name);
 
   const std::vector<DofRef>& dofs() const override { return dofs_; }
   double energy(const Eigen::VectorXd& u_e) const override;
