@@ -1,5 +1,6 @@
-// LinearSpring: node–node and node–ground, energy / force / tangent triad.
+// LinearSpring: node–node, node–ground and dof–ground, energy / force / tangent triad.
 #include <catch2/catch.hpp>
+#include <memory>
 #include <random>
 
 #include "model/derivative_checks.hpp"
@@ -16,11 +17,22 @@ TEST_CASE("linear spring: force and tangent are the derivatives of the energy", 
   const double k = 4.5;
   std::mt19937 rng(42);
   std::uniform_real_distribution<double> U(-2.0, 2.0);
-  for (int to_ground : {0, 1}) {
-    SECTION(to_ground ? "to ground" : "node to node") {
-      const LinearSpring spring(1, 0, to_ground ? -1 : 1, Component::Rz, k);
+  // 0: node to node; 1: node to ground; 2: one dof (a member's own slot) to ground.
+  for (int form : {0, 1, 2}) {
+    SECTION(form == 0 ? "node to node" : form == 1 ? "to ground" : "one dof to ground") {
+      const int to_ground = form != 0;
+      const std::unique_ptr<LinearSpring> made =
+          form == 2 ? std::make_unique<LinearSpring>(DofRef{3, Component::Rx, 2}, k, "hinge spring")
+                    : std::make_unique<LinearSpring>(1, 0, to_ground ? -1 : 1, Component::Rz, k);
+      const LinearSpring& spring = *made;
       const int m = to_ground ? 1 : 2;
       REQUIRE(static_cast<int>(spring.dofs().size()) == m);
+      if (form == 2) {
+        CHECK(spring.dofs()[0].node == 3);
+        CHECK(spring.dofs()[0].component == Component::Rx);
+        CHECK(spring.dofs()[0].slot == 2);
+        CHECK(spring.describe() == "hinge spring");
+      }
       for (int sample = 0; sample < 10; ++sample) {
         Eigen::VectorXd u(m);
         for (int i = 0; i < m; ++i) u[i] = U(rng);

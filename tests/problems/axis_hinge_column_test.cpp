@@ -177,7 +177,8 @@ TEST_CASE("Cantilever on a one-axis hinge with a spring (an elastically built-in
         CHECK(p.lambda > c.exact[j]);
         CHECK(p.lambda / c.exact[j] - 1.0 <= 0.05);
         if (j == 0) {
-          // The base turns by the hinge angle, in the measured proportion to the tip.
+          // The base turns by the hinge angle, in the closed-form proportion μ²/(KL)
+          // to the tip deflection (μ² = P L²/EI = P here).
           const double delta = spec.model->displacement(p.phi, 1, model::Component::Ux);
           const double mu2 = c.exact[0];
           INFO("hinge angle / tip " << std::abs(p.phi[hinge] / delta) << " against " << mu2 / c.K);

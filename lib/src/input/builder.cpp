@@ -967,15 +967,15 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
       const int node = end == 0 ? m.a : m.b;
       const std::string label = "member " + std::to_string(m.id);
       int& slot = end == 0 ? m.slot_a : m.slot_b;
+      const double k = end == 0 ? m.k_a : m.k_b;
+      const std::string spring_name = "hinge spring at node " + std::to_string(model_->node_id(node)) + " (" + label + ")";
       if ((end == 0 ? m.axis_a : m.axis_b) != Eigen::Vector3d::Zero()) {
-        // A one-axis hinge (S.13): the node's rotation and the hinge angle.
+        // A one-axis hinge (S.13): the node's rotation and the hinge angle; a
+        // spring across it is W = ½ K α², α the exact relative rotation.
         slot = model_->add_dof(node, Component::Rx, label, "hinge");
-        // A spring across it: W = ½ K α², α the exact relative rotation (S.13).
-        const double k = end == 0 ? m.k_a : m.k_b;
         if (k > 0.0)
-          model_->add_element(std::make_unique<model::LinearSpring>(
-              model::DofRef{node, Component::Rx, slot}, k,
-              "hinge spring at node " + std::to_string(model_->node_id(node)) + " (" + label + ")"));
+          model_->add_element(
+              std::make_unique<model::LinearSpring>(model::DofRef{node, Component::Rx, slot}, k, spring_name));
         continue;
       }
       if (end == 0 && m.held_a) {
@@ -986,10 +986,8 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
       slot = model_->add_dof(node, Component::Rx, label);
       model_->add_dof(node, Component::Ry, label);
       model_->add_dof(node, Component::Rz, label);
-      const double k = end == 0 ? m.k_a : m.k_b;
       if (k > 0.0) {
-        model_->add_element(std::make_unique<model::BallJointSpring>(
-            node, slot, k, "hinge spring at node " + std::to_string(model_->node_id(node)) + " (" + label + ")"));
+        model_->add_element(std::make_unique<model::BallJointSpring>(node, slot, k, spring_name));
         hinge_spring_nodes_.insert(node);
       }
     }
