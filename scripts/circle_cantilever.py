@@ -54,8 +54,9 @@ def load_stiffness(lam, kind):
     return {"AX": 0 * skew, "ST": 0.5 * skew, "FT": skew}[kind]
 
 
-def det(lam, kind):
-    M, k = lam * 2 * np.pi * EI3 / L, lam * 2 * np.pi / L
+def arc_det(k, M, K):
+    """Determinant of the out-of-plane problem about the arc of curvature k with
+    section moment M e_z, the tip condition m1 = K th (2 x 2, x y parts)."""
 
     def f(s, y):
         w, thx, thy, nz, mx, my = y
@@ -64,11 +65,15 @@ def det(lam, kind):
         dth = np.linalg.solve(GJ * np.outer(t, t) + EI2 * np.outer(e2, e2), [mx - M * thy, my + M * thx])
         return [thx * t[1] - thy * t[0], dth[0], dth[1], 0.0, -t[1] * nz, t[0] * nz]
 
-    K, cols = load_stiffness(lam, kind), []
+    cols = []
     for v in np.eye(3):
         y = solve_ivp(f, (0, L), [0, 0, 0, *v], rtol=1e-12, atol=1e-15).y[:, -1]
         cols.append([y[3], *(y[4:] - K @ y[1:3])])
     return np.linalg.det(np.array(cols).T)
+
+
+def det(lam, kind):
+    return arc_det(lam * 2 * np.pi / L, lam * 2 * np.pi * EI3 / L, load_stiffness(lam, kind))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 // and load, and the messages for bad 3D beams (the bad-input corpus has more).
 #include <catch2/catch.hpp>
 #include <Eigen/Dense>
+#include <cmath>
 #include <string>
 
 #include "senda/input/builder.hpp"
@@ -80,9 +81,9 @@ TEST_CASE("3D beam input: a semitangential moment", "[input][beam3d][semitangent
   const Spec st = build(Config::parse(text, "b.cfg"));
   const Spec psi = build(Config::parse(kFrame, "b.cfg"));
   const model::Model &m = *st.model, &m_psi = *psi.model;
-  CHECK(m.has_semitangential_loads());
+  CHECK(m.has_moment_loads());
   CHECK_FALSE(m.is_proportional());
-  CHECK_FALSE(m_psi.has_semitangential_loads());
+  CHECK_FALSE(m_psi.has_moment_loads());
   CHECK(m_psi.is_proportional());
   CHECK(m.reference_load() == m_psi.reference_load());
   // At a rotation of node 3 about y the two loads differ: the ψ-conjugate one stays
@@ -96,4 +97,37 @@ TEST_CASE("3D beam input: a semitangential moment", "[input][beam3d][semitangent
   CHECK_THAT(error_of("[model]\ndim = 3\nnode = 1 0 0 0\nnode = 2 2 0 0\nbeam = 1 1 2 100 50 50 1 2 3 0 0 1\n"
                       "fix = 1 all rx ry rz\nload = 2 rz 1 follower\n"),
              Catch::Contains("b.cfg:7") && Catch::Contains("unknown moment type 'follower'"));
+}
+
+TEST_CASE("3D beam input: a quasitangential moment", "[input][beam3d][quasitangential]") {
+  // `load = 3 rx 1.5 quasitangential` (S.14): r holds m₀ (the load at ψ = 0); at
+  // ψ = 0.8 e_y the load is ∇P with P = m₀·(sin θ n) = 2w m₀·v: its rx part is
+  // 1.5 sin(0.8)/0.8 (2 cos 0.4 · 1.5 sin 0.4/0.8), its ry part m₀·n cos θ = 0.
+  std::string text = kFrame;
+  text.replace(text.find("load = 3 rx 1.5\n"), 16, "load = 3 rx 1.5 quasitangential\n");
+  const Spec qt = build(Config::parse(text, "b.cfg"));
+  const Spec psi = build(Config::parse(kFrame, "b.cfg"));
+  const model::Model &m = *qt.model, &m_psi = *psi.model;
+  CHECK(m.has_moment_loads());
+  CHECK_FALSE(m.is_proportional());
+  CHECK(m.reference_load() == m_psi.reference_load());
+  Vector q = Vector::Zero(m.size());
+  q[m.equation(2, Component::Ry)] = 0.8;
+  Vector g(m.size());
+  m.dg_dlambda(q, 1.0, g);
+  CHECK_THAT(g[m.equation(2, Component::Rx)], Catch::WithinAbs(-1.5 * std::sin(0.8) / 0.8, 1e-15));
+  CHECK_THAT(g[m.equation(2, Component::Ry)], Catch::WithinAbs(0.0, 1e-15));
+  // Both kinds at one node are two moments, not one of either kind: at ψ = 0.8 e_y
+  // the semitangential one adds |m₀| ∂τ/∂ψ_x = 2 tan(0.4)/0.8 (S.12a).
+  text.replace(text.find("load = 3 rx 1.5 quasitangential\n"), 32,
+               "load = 3 rx 1.5 quasitangential\nload = 3 rx 1 semitangential\n");
+  const Spec both = build(Config::parse(text, "b.cfg"));
+  both.model->dg_dlambda(q, 1.0, g);
+  CHECK_THAT(g[m.equation(2, Component::Rx)],
+             Catch::WithinAbs(-1.5 * std::sin(0.8) / 0.8 - 2.0 * std::tan(0.4) / 0.8, 1e-14));
+  CHECK_THAT(error_of("[model]\ndim = 3\nnode = 1 0 0 0\nnode = 2 2 0 0\nbeam = 1 1 2 100 50 50 1 2 3 0 0 1\n"
+                      "fix = 1 all rx ry rz\nload = 2 uy 1 quasitangential\n"),
+             Catch::Contains("b.cfg:7") &&
+                 Catch::Contains("a quasitangential load is a moment of a 3D model: its component must be rx, ry or "
+                                 "rz, found uy"));
 }

@@ -330,6 +330,31 @@ TEST_CASE("3D nodal moment: the spatial moment of the ψ-conjugate load is T(ψ)
   }
 }
 
+namespace {
+// A moment potential P(ψ) (S.12, S.14): its AutoDiff gradient and Hessian against
+// central differences at ψ; the Hessian exactly symmetric.
+using MomentPotential = double (*)(const Eigen::Vector3d&, const Eigen::Vector3d&, Eigen::Vector3d*, Eigen::Matrix3d*);
+void check_moment_potential(MomentPotential potential, const Eigen::Vector3d& psi, const Eigen::Vector3d& m0) {
+  Eigen::Vector3d g;
+  Eigen::Matrix3d H;
+  potential(psi, m0, &g, &H);
+  const double h = 1e-5;
+  Eigen::Vector3d g_fd;
+  Eigen::Matrix3d H_fd;
+  for (int k = 0; k < 3; ++k) {
+    const Eigen::Vector3d e = h * Eigen::Vector3d::Unit(k);
+    Eigen::Vector3d gp, gm;
+    g_fd[k] = (potential(psi + e, m0, &gp, nullptr) - potential(psi - e, m0, &gm, nullptr)) / (2 * h);
+    H_fd.col(k) = (gp - gm) / (2 * h);
+  }
+  INFO("ψ " << psi.transpose() << " |g − g_fd| " << (g - g_fd).norm() << " |H − H_fd| " << (H - H_fd).norm());
+  // Central differences: error ~h² |P'''| ≈ 1e-10 |m₀|, plus round-off eps|P|/h ≈ 1e-11.
+  CHECK((g - g_fd).norm() <= 1e-8 * m0.norm());
+  CHECK((H - H_fd).norm() <= 1e-7 * m0.norm());
+  CHECK((H - H.transpose()).norm() == 0.0);
+}
+}  // namespace
+
 TEST_CASE("Semitangential moment: potential, load vector and load stiffness against differences; its moment type",
           "[beam3d][semitangential]") {
   // P(ψ) = |m₀| τ(ψ), τ = 2 atan2(k·v, w) the twist of q(ψ) = (w, v) about
@@ -339,28 +364,7 @@ TEST_CASE("Semitangential moment: potential, load vector and load stiffness agai
   const Eigen::Vector3d dirs[3] = {Eigen::Vector3d(0.3, 0.5, -0.8).normalized(), m0.normalized(),
                                    Eigen::Vector3d(1, 2, 2).normalized()};
   for (double angle : {1e-3, 0.09, 0.11, 1.3, 2.9, 4.0})
-    for (const Eigen::Vector3d& d : dirs) {
-      const Eigen::Vector3d psi = angle * d;
-      Eigen::Vector3d g;
-      Eigen::Matrix3d H;
-      semitangential_potential(psi, m0, &g, &H);
-      const double h = 1e-5;
-      Eigen::Vector3d g_fd;
-      Eigen::Matrix3d H_fd;
-      for (int k = 0; k < 3; ++k) {
-        const Eigen::Vector3d e = h * Eigen::Vector3d::Unit(k);
-        Eigen::Vector3d gp, gm;
-        g_fd[k] = (semitangential_potential(psi + e, m0, &gp, nullptr) - semitangential_potential(psi - e, m0, &gm, nullptr)) /
-                  (2 * h);
-        H_fd.col(k) = (gp - gm) / (2 * h);
-      }
-      INFO("angle " << angle << " dir " << d.transpose() << " |g − g_fd| " << (g - g_fd).norm() << " |H − H_fd| "
-                    << (H - H_fd).norm());
-      // Central differences: error ~h² |P'''| ≈ 1e-10 |m₀|, plus round-off eps|P|/h ≈ 1e-11.
-      CHECK((g - g_fd).norm() <= 1e-8 * m0.norm());
-      CHECK((H - H_fd).norm() <= 1e-7 * m0.norm());
-      CHECK((H - H.transpose()).norm() == 0.0);
-    }
+    for (const Eigen::Vector3d& d : dirs) check_moment_potential(semitangential_potential, angle * d, m0);
   // At ψ = 0: the load is m₀, its stiffness zero (P = m₀·ψ + O(θ³)).
   Eigen::Vector3d g0;
   Eigen::Matrix3d H0;
@@ -400,22 +404,78 @@ TEST_CASE("Semitangential moment: potential, load vector and load stiffness agai
   }
 }
 
-TEST_CASE("Semitangential moment in a model: residual, tangent and ∂g/∂λ against differences, symmetric off equilibrium",
-          "[beam3d][semitangential][model]") {
-  // Two members meeting at a knee, semitangential moments at the free end (two
+TEST_CASE("Quasitangential moment: potential against differences; the dead-force couples it stands for",
+          "[beam3d][quasitangential]") {
+  // P(ψ) = 2w (m₀·v) = m₀·(sin θ n) (beam3d.md S.14a). Gradient and Hessian
+  // (AutoDiff) against central differences, on both sides of the series threshold
+  // of q(ψ) and past π (P is smooth in ψ everywhere).
+  const Eigen::Vector3d m0(0.4, -1.1, 0.7);
+  const double M = m0.norm();
+  const Eigen::Vector3d dirs[3] = {Eigen::Vector3d(0.3, 0.5, -0.8).normalized(), m0.normalized(),
+                                   Eigen::Vector3d(1, 2, 2).normalized()};
+  for (double angle : {1e-3, 0.09, 0.11, 1.3, 2.9, 4.0, 6.0})
+    for (const Eigen::Vector3d& d : dirs) {
+      check_moment_potential(quasitangential_potential, angle * d, m0);
+      CHECK_THAT(quasitangential_potential(angle * d, m0, nullptr, nullptr),
+                 Catch::WithinAbs(std::sin(angle) * m0.dot(d), 1e-15 * M));
+    }
+  Eigen::Vector3d g0;
+  Eigen::Matrix3d H0;
+  CHECK(quasitangential_potential(Eigen::Vector3d::Zero(), m0, &g0, &H0) == 0.0);
+  CHECK((g0 - m0).norm() <= 1e-15 * M);
+  CHECK(H0.norm() <= 1e-15 * M);
+  // What it stands for: Argyris's two couples of dead forces on levers fixed to
+  // the node. With e₁, e₂ ⊥ k = m₀/M, e₁ × e₂ = k: a lever R e₁ (length a) with
+  // the dead force (M/2a) e₂ at its end and a lever R e₂ with −(M/2a) e₁, the
+  // opposite forces at the node, have the potential −½M (e₂·R e₁ − e₁·R e₂) (up to
+  // a constant): the same P at every rotation, not only at small ones. Its
+  // spatial moment (m·δθ = δP for a spin) is ½ (tr R I − Rᵀ) m₀, by differences
+  // along exp(ε ê) R; about k it is M cos α k.
+  const Eigen::Vector3d k = m0 / M;
+  const Eigen::Vector3d e1 = k.cross(Eigen::Vector3d::UnitX()).normalized(), e2 = k.cross(e1);
+  const auto P_of_R = [&](const Eigen::Matrix3d& R) {
+    return quasitangential_potential(rotation_vector(R), m0, nullptr, nullptr);
+  };
+  for (const Eigen::Vector3d& psi : {Eigen::Vector3d(0.3, -0.2, 0.5), Eigen::Vector3d(1.2, 0.9, -1.4),
+                                     Eigen::Vector3d(-2.0, 0.4, 1.1), Eigen::Vector3d(1.5 * k)}) {
+    const Eigen::Matrix3d R = rotation_matrix(psi);
+    INFO("ψ " << psi.transpose());
+    CHECK_THAT(P_of_R(R), Catch::WithinAbs(0.5 * M * (e2.dot(R * e1) - e1.dot(R * e2)), 1e-14 * M));
+    Eigen::Vector3d m;
+    const double h = 1e-5;
+    for (int i = 0; i < 3; ++i) {
+      const Eigen::Vector3d e = h * Eigen::Vector3d::Unit(i);
+      m[i] = (P_of_R(rotation_matrix(e) * R) - P_of_R(rotation_matrix(-e) * R)) / (2 * h);
+    }
+    const Eigen::Vector3d m_qt = 0.5 * (R.trace() * Eigen::Matrix3d::Identity() - R.transpose()) * m0;
+    INFO("m " << m.transpose() << " ½(tr R − Rᵀ)m₀ " << m_qt.transpose());
+    CHECK((m - m_qt).norm() <= 1e-9 * M);
+  }
+  const Eigen::Matrix3d Rk = rotation_matrix(1.5 * k);
+  CHECK((0.5 * (Rk.trace() * Eigen::Matrix3d::Identity() - Rk.transpose()) * m0 - std::cos(1.5) * m0).norm() <=
+        1e-15 * M);
+}
+
+TEST_CASE("Semitangential and quasitangential moments in a model: residual, tangent and ∂g/∂λ against differences, "
+          "symmetric off equilibrium",
+          "[beam3d][semitangential][quasitangential][model]") {
+  // Two members meeting at a knee, moments of one type at the free end (two
   // components: one moment m₀) and at the knee, at a state with large rotations
   // that is not an equilibrium: the tangent is ∂g/∂q (g = f − λ(r + ∇P − m₀)),
   // symmetric (K_int and −λ∇²P both Hessians of one function of q), and
   // ∂g/∂λ = −(r + ∇P − m₀).
+  const Model::MomentType type =
+      GENERATE(Model::MomentType::Semitangential, Model::MomentType::Quasitangential);
+  INFO((type == Model::MomentType::Semitangential ? "semitangential" : "quasitangential"));
   Model m(3);
   const int a = m.add_node(1, {0, 0, 0}), b = m.add_node(2, {2, 0, 0}), c = m.add_node(3, {2, 1.5, 0.5});
   const Beam3DSection s{300.0, 100.0, 120.0, 2.0, 3.0, 4.0};
   mesh_member_3d(m, a, b, 2, s, Eigen::Vector3d::UnitZ(), 10, 1);
   mesh_member_3d(m, b, c, 2, s, Eigen::Vector3d::UnitX(), 20, 10);
   for (int k = 0; k < kComponents; ++k) m.fix(a, static_cast<Component>(k));
-  m.add_semitangential_load(c, Component::Rx, 0.8);
-  m.add_semitangential_load(c, Component::Rz, -1.3);
-  m.add_semitangential_load(b, Component::Ry, 0.6);
+  m.add_moment_load(c, Component::Rx, 0.8, type);
+  m.add_moment_load(c, Component::Rz, -1.3, type);
+  m.add_moment_load(b, Component::Ry, 0.6, type);
   m.add_load(c, Component::Uy, 0.2);
   m.finalize();
   CHECK_FALSE(m.is_proportional());
@@ -443,9 +503,12 @@ TEST_CASE("Semitangential moment in a model: residual, tangent and ∂g/∂λ ag
   CHECK((Kd - Eigen::MatrixXd(K0)).norm() >= 1e-2);
   Vector gl(n);
   m.dg_dlambda(q, lambda, gl);
-  m.residual(q, lambda + h, gp);
-  m.residual(q, lambda - h, gm);
-  CHECK((gl - (gp - gm) / (2 * h)).norm() <= 1e-8 * gl.norm());
+  // g is affine in λ: the central difference is exact but for round-off
+  // eps|g|/h, so a wide step (|g| ≈ 10² here, off equilibrium).
+  const double hl = 1e-3;
+  m.residual(q, lambda + hl, gp);
+  m.residual(q, lambda - hl, gm);
+  CHECK((gl - (gp - gm) / (2 * hl)).norm() <= 1e-10 * gl.norm());
   // Not an exact third derivative: the callers use differences.
   Vector out;
   CHECK_FALSE(m.tangent_derivative(q, lambda, q, q, out));

@@ -380,14 +380,21 @@ struct Helix {
   Eigen::Vector3d m;                                   // the end moment at λ = 1
   Beam3DSection s{2.0e3, 900.0, 700.0, 2.0, 2.0, 2.0};  // GJ = EI₂ = EI₃ = 2
 };
+// A cantilever of length L along the skew axis (1, 2, 2)/3 from the origin, n
+// elements, clamped at the origin; returns the tip node and sets R0, the
+// members' reference frame.
+int skew_cantilever(Model& model, double L, int n, const Beam3DSection& s, Eigen::Matrix3d& R0) {
+  const Eigen::Vector3d e1 = Eigen::Vector3d(1.0, 2.0, 2.0) / 3.0;
+  const int root = model.add_node(1, Eigen::Vector3d::Zero());
+  const int tip = model.add_node(2, L * e1);
+  mesh_member_3d(model, root, tip, n, s, Eigen::Vector3d(0.3, -1.0, 0.4), 10, 1);
+  R0 = dynamic_cast<const Beam3D&>(model.element(0)).reference_frame();
+  for (int k = 0; k < kComponents; ++k) model.fix(root, static_cast<Component>(k));
+  return tip;
+}
 void build_helix(Helix& h, int n) {
   h.n = n;
-  const Eigen::Vector3d e1 = Eigen::Vector3d(1.0, 2.0, 2.0) / 3.0;
-  const int root = h.model.add_node(1, Eigen::Vector3d::Zero());
-  h.tip = h.model.add_node(2, h.L * e1);
-  mesh_member_3d(h.model, root, h.tip, n, h.s, Eigen::Vector3d(0.3, -1.0, 0.4), 10, 1);
-  h.R0 = dynamic_cast<const Beam3D&>(h.model.element(0)).reference_frame();
-  for (int k = 0; k < kComponents; ++k) h.model.fix(root, static_cast<Component>(k));
+  h.tip = skew_cantilever(h.model, h.L, n, h.s, h.R0);
   h.M = 4.0 * h.s.EI3 / h.L;  // the tip turns by wL = 4 rad about n at λ = 1
   h.m = h.M * (std::cos(h.beta) * h.R0.col(0) + std::sin(h.beta) * h.R0.col(1));
   for (int k = 0; k < 3; ++k) h.model.add_load(h.tip, static_cast<Component>(3 + k), h.m[k]);
@@ -563,6 +570,214 @@ TEST_CASE("catalogue .cfg: helix cantilever under a skew end moment", "[catalogu
   CHECK(std::abs((x1 - continuum).norm() - predicted) <= 1e-7 * L);
   CHECK(worst <= 1e-7 * L);
   CHECK(rec.points.back().lambda >= 1.0);
+}
+
+namespace {
+// Cantilevers under a quasitangential end moment (beam3d.md S.14; the continuum
+// and its numbers: scripts/quasitangential_cantilever.py). The moment is that of
+// dead-force couples on levers fixed to the tip: ½ (tr R I − Rᵀ) m₀. No end
+// force: the section moment is one vector m along the whole rod.
+Eigen::Vector3d node_x(const Model& m, const Vector& q, int node) {
+  Eigen::Vector3d x = m.node_position(node);
+  for (int i = 0; i < 3; ++i) x[i] += m.displacement(q, node, static_cast<Component>(i));
+  return x;
+}
+Eigen::Vector3d node_psi(const Model& m, const Vector& q, int node) {
+  Eigen::Vector3d p;
+  for (int i = 0; i < 3; ++i) p[i] = m.displacement(q, node, static_cast<Component>(3 + i));
+  return p;
+}
+// Traces from rest to λ ≥ lambda, then Newton at lambda from the last point.
+Vector quasitangential_state(const Model& m, double lambda, double EA, bool auto_scale = true) {
+  Options o;
+  o.auto_scale = auto_scale;
+  o.initial_load_increment = 0.05;
+  o.max_steps = 400;
+  o.lambda_max = lambda;
+  PathFollower pf(m, o);
+  REQUIRE(pf.start(Vector::Zero(m.size()), 0.0));
+  while (pf.advance()) {}
+  INFO(to_string(pf.termination()) << ": " << pf.message());
+  REQUIRE(pf.current().lambda >= lambda);
+  Vector q = pf.current().q;
+  REQUIRE(solve_at(m, q, lambda, EA));
+  return q;
+}
+// The helix of the script: L = 3 along e₁ = (1, 2, 2)/3 (the reference vector
+// of Helix above), EI₂ = EI₃ = 2, GJ = 1.2 ≠ EI, m₀ = M (cos β R₀e₁ + sin β R₀e₂),
+// M = 4 EI/L, β = 60°; n elements. With levers, the moment is instead applied by
+// its two couples of dead forces on two stiff members of length a at the tip.
+struct QtHelix {
+  Model model{3};
+  Eigen::Matrix3d R0;
+  int tip = -1;
+  double L = 3.0, M = 8.0 / 3.0, beta = kPi / 3.0;
+  Beam3DSection s{2.0e3, 900.0, 700.0, 1.2, 2.0, 2.0};
+};
+void build_qt_helix(QtHelix& h, int n, bool levers) {
+  h.tip = skew_cantilever(h.model, h.L, n, h.s, h.R0);
+  const Eigen::Vector3d m0 = h.M * (std::cos(h.beta) * h.R0.col(0) + std::sin(h.beta) * h.R0.col(1));
+  if (!levers) {
+    for (int k = 0; k < 3; ++k)
+      h.model.add_moment_load(h.tip, static_cast<Component>(3 + k), m0[k], Model::MomentType::Quasitangential);
+  } else {
+    // k₁, k₂ ⊥ k = m₀/M, k₁ × k₂ = k: the dead force (M/2a) k₂ at the end of the
+    // lever a k₁, −(M/2a) k₁ at the end of a k₂, and their opposites at the tip.
+    const Eigen::Vector3d k = m0 / h.M, k1 = k.cross(Eigen::Vector3d::UnitX()).normalized(), k2 = k.cross(k1);
+    const double a = 0.5, F = h.M / (2.0 * a);
+    const Beam3DSection stiff{2.0e9, 9.0e8, 7.0e8, 2.0e6, 2.0e6, 2.0e6};
+    const int A = h.model.add_node(3, h.model.node_position(h.tip) + a * k1);
+    const int B = h.model.add_node(4, h.model.node_position(h.tip) + a * k2);
+    mesh_member_3d(h.model, h.tip, A, 1, stiff, k2, 100, 100);
+    mesh_member_3d(h.model, h.tip, B, 1, stiff, k1, 200, 200);
+    const Eigen::Vector3d fA = F * k2, fB = -F * k1, fT = -(fA + fB);
+    for (int i = 0; i < 3; ++i) {
+      h.model.add_load(A, static_cast<Component>(i), fA[i]);
+      h.model.add_load(B, static_cast<Component>(i), fB[i]);
+      h.model.add_load(h.tip, static_cast<Component>(i), fT[i]);
+    }
+  }
+  h.model.finalize();
+}
+}  // namespace
+
+TEST_CASE("Cantilever under a quasitangential end moment in its plane: tip rotation α = λ(ML/EI) cos α, exactly; "
+          "no out-of-plane bifurcation to λ = 6",
+          "[frame3d][quasitangential][qt-planar]") {
+  // The circle cantilever's data (L = 10 along x, EI₃ = 2, EI₂ = 3.5, GJ = 1.5,
+  // M = 2πEI₃/L) with `load = … rz M quasitangential`: about its own axis the
+  // moment is λM cos α e_z (S.14), and with no force every element carries the
+  // same moment EI₃ φ/L₀: the discrete solution is the regular polygon turning the
+  // tip by α with EI₃ α/L = λM cos α, exactly (not h²). α → π/2 as λ → ∞
+  // (α(6) = 1.5301955). The continuum's out-of-plane stability with this tip
+  // condition has no sign change for λ in (0, 6] (the script), and Senda finds
+  // no critical point on the way.
+  Model m(3);
+  const double L = 10.0, EI3 = 2.0, M = 2.0 * kPi * EI3 / L;
+  const int n = 8;
+  const int root = m.add_node(1, Eigen::Vector3d::Zero()), tip = m.add_node(2, Eigen::Vector3d(L, 0, 0));
+  const Beam3DSection s{2.0e3, 900.0, 700.0, 1.5, 3.5, EI3};
+  mesh_member_3d(m, root, tip, n, s, Eigen::Vector3d::UnitY(), 10, 1);
+  for (int k = 0; k < kComponents; ++k) m.fix(root, static_cast<Component>(k));
+  m.add_moment_load(tip, Component::Rz, M, Model::MomentType::Quasitangential);
+  m.finalize();
+  Options o;
+  o.initial_load_increment = 0.1;
+  o.max_steps = 400;
+  o.lambda_max = 6.0;
+  PathFollower pf(m, o);
+  REQUIRE(pf.start(Vector::Zero(m.size()), 0.0));
+  CriticalPointFinder finder(FinderOptions{});
+  int points = 0;
+  double worst_law = 0.0, worst_polygon = 0.0, worst_plane = 0.0;
+  while (pf.advance()) {
+    finder.check(pf, 0);
+    ++points;
+    const Vector& q = pf.current().q;
+    const double lambda = pf.current().lambda;
+    const double alpha = m.displacement(q, tip, Component::Rz);
+    worst_law = std::max(worst_law, std::abs(EI3 * alpha / L - lambda * M * std::cos(alpha)));
+    const double phi = alpha / n;
+    const double chord = (L / n) * std::sin(n * phi / 2) / std::sin(phi / 2);
+    const Eigen::Vector3d exact(chord * std::cos(n * phi / 2), chord * std::sin(n * phi / 2), 0.0);
+    worst_polygon = std::max(worst_polygon, (node_x(m, q, tip) - exact).norm());
+    worst_plane = std::max(worst_plane, std::abs(m.displacement(q, tip, Component::Uz)) +
+                                            std::abs(m.displacement(q, tip, Component::Rx)) +
+                                            std::abs(m.displacement(q, tip, Component::Ry)));
+  }
+  const double alpha_end = m.displacement(pf.current().q, tip, Component::Rz);
+  INFO(points << " points, last λ " << pf.current().lambda << " α " << alpha_end << "; worst |EIα/L − λM cos α| "
+              << worst_law << ", polygon " << worst_polygon << ", out of plane " << worst_plane);
+  for (const CriticalPoint& p : finder.points())
+    UNSCOPED_INFO(p.id << " " << to_string(p.kind) << " λ " << p.lambda << " converged " << p.converged);
+  CHECK(pf.current().lambda >= 6.0);
+  CHECK(points >= 20);
+  CHECK(finder.points().empty());
+  CHECK(worst_law <= 1e-12 * M);  // measured 2.8e-14
+  CHECK(worst_polygon <= 1e-11 * L);
+  CHECK(worst_plane == 0.0);
+  CHECK(alpha_end > 1.52);
+  CHECK(alpha_end < kPi / 2);
+}
+
+TEST_CASE("Cantilever under a skew quasitangential end moment, GJ ≠ EI: the continuum helix as h²; the moment is "
+          "that of its dead-force couples",
+          "[frame3d][quasitangential][qt-helix]") {
+  // The tip against scripts/quasitangential_cantilever.py (Newton on the
+  // continuum's closing condition m = λ ½(tr R(L) I − R(L)ᵀ) m₀, |residual|
+  // 4e-16), in the member's axes e₁ e₂ e₃ (R₀'s columns).
+  const double lambda = GENERATE(0.5, 1.0);
+  const Eigen::Vector3d local = lambda == 0.5
+                                    ? Eigen::Vector3d(2.651905829294399, 0.325815234586607, -1.153782718648582)
+                                    : Eigen::Vector3d(2.490280956740412, 0.434492323425876, -1.352143883651106);
+  INFO("λ " << lambda);
+  SECTION("h² to the continuum; Richardson") {
+    const int meshes[3] = {8, 16, 32};
+    Eigen::Vector3d tip[3];
+    double err[3];
+    Eigen::Vector3d exact;
+    for (int k = 0; k < 3; ++k) {
+      QtHelix h;
+      build_qt_helix(h, meshes[k], false);
+      exact = h.R0 * local;
+      tip[k] = node_x(h.model, quasitangential_state(h.model, lambda, h.s.EA), h.tip);
+      err[k] = (tip[k] - exact).norm();
+      UNSCOPED_INFO(std::setprecision(10) << "n " << meshes[k] << " tip " << tip[k].transpose() << " error " << err[k]);
+    }
+    const Eigen::Vector3d richardson = (4.0 * tip[2] - tip[1]) / 3.0;
+    UNSCOPED_INFO(std::setprecision(10) << "exact " << exact.transpose() << " ratios " << err[0] / err[1] << " "
+                                        << err[1] / err[2] << " Richardson error " << (richardson - exact).norm());
+    CHECK(err[0] / err[1] >= 3.9);
+    CHECK(err[0] / err[1] <= 4.1);
+    CHECK(err[1] / err[2] >= 3.95);
+    CHECK(err[1] / err[2] <= 4.05);
+    // Measured: Richardson 1.2e-8 (λ = ½) and 2.5e-8 (λ = 1) from the continuum.
+    CHECK((richardson - exact).norm() <= 1e-7);
+  }
+  SECTION("levers with dead forces: the same state") {
+    // A physical realisation, with nothing of S.14: the same tip to the levers'
+    // flexibility (their rotation under the couple, ≈ F a²/(2 EI_lever) ≈ 2e-7;
+    // measured 1.7e-8 and 2.7e-8). The levers are 10⁶ times stiffer than the rod:
+    // the lever model is traced with auto_scale off (with it, the per-kind weights
+    // of the first tangent make 400 steps reach λ = 0.56 only: the known scaling
+    // weakness of stiff members), and its Newton floor is 10 eps EA_lever.
+    QtHelix qt, lev;
+    build_qt_helix(qt, 8, false);
+    build_qt_helix(lev, 8, true);
+    const Vector q_qt = quasitangential_state(qt.model, lambda, qt.s.EA);
+    const Vector q_lev = quasitangential_state(lev.model, lambda, 2.0e8, false);
+    const double dx = (node_x(qt.model, q_qt, qt.tip) - node_x(lev.model, q_lev, lev.tip)).norm();
+    const double dpsi = (node_psi(qt.model, q_qt, qt.tip) - node_psi(lev.model, q_lev, lev.tip)).norm();
+    INFO("tip: |Δx| " << dx << " |Δψ| " << dpsi << " |ψ| " << node_psi(qt.model, q_qt, qt.tip).norm());
+    CHECK(dx <= 1e-6 * qt.L);
+    CHECK(dpsi <= 1e-6);
+    CHECK(node_psi(qt.model, q_qt, qt.tip).norm() >= 0.5);
+  }
+}
+
+TEST_CASE("catalogue .cfg: helix cantilever under a skew quasitangential end moment, GJ ≠ EI",
+          "[catalogue][qt-helix][frame3d]") {
+  const input::Config config =
+      input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/helix-quasitangential.cfg");
+  const input::Spec spec = input::build(config);
+  const std::filesystem::path dir =
+      std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / "catalogue-helix-quasitangential";
+  PointRecorder rec;
+  const analysis::TraceResult s = senda::testing::run_into(spec, dir, &config, &rec);
+  const Model& m = *spec.model;
+  for (const auto& c : s.critical_points) UNSCOPED_INFO("critical point λ " << c.point.lambda);
+  CHECK(s.critical_points.empty());
+  REQUIRE(rec.points.size() >= 10);
+  REQUIRE(rec.points.back().lambda >= 1.0);
+  // At λ = 1 (Newton from the last point) against the header's continuum tip:
+  // the h² error of 16 elements, the same as the skew member's of [qt-helix]
+  // (8.572342899e-4: the element is objective).
+  Vector q = rec.points.back().q;
+  REQUIRE(solve_at(m, q, 1.0, 2000.0));
+  const Eigen::Vector3d exact(2.490280956740412, 0.434492323425876, -1.352143883651106);
+  const double err = (node_x(m, q, 1) - exact).norm();
+  INFO(rec.points.size() << " points; tip " << node_x(m, q, 1).transpose() << " error " << err);
+  CHECK(std::abs(err - 8.572342899e-4) <= 1e-9);
 }
 
 

@@ -107,7 +107,7 @@ class Builder {
     if (key == "model.truss") return "group:NAME EA [STRAIN]";
     if (key == "model.beam") return dim_ == 3 ? "group:NAME EA GA2 GA3 GJ EI2 EI3 VX VY VZ" : "group:NAME EA GAS EI";
     if (key == "model.fix") return "group:NAME COMP [COMP ...]";
-    if (key == "model.load") return "group:NAME COMP VALUE [semitangential]";
+    if (key == "model.load") return "group:NAME COMP VALUE [semitangential|quasitangential]";
     if (key == "model.dead_load") return "group:NAME COMP VALUE";
     return "";
   }
@@ -184,7 +184,7 @@ class Builder {
   std::set<int> hinge_spring_nodes_;      // node indices with a spring across a hinge
   std::map<std::pair<int, int>, const Entry*> penalty_held_;  // (node index, component) → its penalty_fix
   const Entry* first_load_ = nullptr;
-  const Entry* first_semitangential_ = nullptr;  // the first model.load marked semitangential
+  const Entry* first_typed_moment_ = nullptr;  // the first model.load marked semitangential or quasitangential
   std::optional<std::pair<int, Component>> first_load_dof_;
 };
 
@@ -1031,15 +1031,19 @@ void Builder::read_supports_and_loads() {
       const std::vector<const NodeInfo*> at = nodes_at(f, 0, "NODE");
       const Component c = component(f, 1);
       const double value = f.real(2, "VALUE");
-      // The moment type (docs/notes/beam3d.md S.8-S.12): psi-conjugate unless told.
-      const bool semitangential = f.size() == 4;
-      if (semitangential) {
-        if (f[3] != "semitangential")
-          f.fail("unknown moment type '" + f[3] + "'", "semitangential (or nothing: the psi-conjugate moment)");
+      // The moment type (docs/notes/beam3d.md S.8, S.12, S.14): psi-conjugate unless told.
+      const bool typed = f.size() == 4;
+      model::Model::MomentType type = model::Model::MomentType::Semitangential;
+      if (typed) {
+        if (f[3] == "quasitangential")
+          type = model::Model::MomentType::Quasitangential;
+        else if (f[3] != "semitangential")
+          f.fail("unknown moment type '" + f[3] + "'",
+                 "semitangential or quasitangential (or nothing: the psi-conjugate moment)");
         if (dim_ != 3 || static_cast<int>(c) < 3)
-          f.fail("a semitangential load is a moment of a 3D model: its component must be rx, ry or rz, found " + f[1],
+          f.fail("a " + f[3] + " load is a moment of a 3D model: its component must be rx, ry or rz, found " + f[1],
                  "rx|ry|rz with model.dim = 3");
-        if (!first_semitangential_) first_semitangential_ = &f.entry();
+        if (!first_typed_moment_) first_typed_moment_ = &f.entry();
       }
       for (const NodeInfo* n : at) {
         const std::string dof = "node " + std::to_string(model_->node_id(n->index)) + " " + f[1] +
@@ -1049,8 +1053,8 @@ void Builder::read_supports_and_loads() {
           f.fail(dof + " is not a degree of freedom of any element: the load would act on nothing");
         if (fixed_.count({n->index, static_cast<int>(c)}))
           f.fail(dof + " is fixed: a load on a support has no effect");
-        if (semitangential) {
-          model_->add_semitangential_load(n->index, c, value);
+        if (typed) {
+          model_->add_moment_load(n->index, c, value, type);
           if (value != 0.0) any_load = true;
           if (!first_load_) {
             first_load_ = &f.entry();
@@ -1357,11 +1361,11 @@ void Builder::read_dynamics(Spec& s) {
   d.v0 = Vector::Zero(n);
   for (const Entry& e : c_.entries()) d.given = d.given || e.key.rfind("dynamics.", 0) == 0;
   if (!d.given) return;
-  if (first_semitangential_)
-    throw ConfigError(first_semitangential_->file, first_semitangential_->line, first_semitangential_->key,
-                      "a semitangential moment depends on the rotation; the dynamics applies the fixed pattern "
-                      "lambda r only: not supported there",
-                      "no 'semitangential' with [dynamics]");
+  if (first_typed_moment_)
+    throw ConfigError(first_typed_moment_->file, first_typed_moment_->line, first_typed_moment_->key,
+                      "a semitangential or quasitangential moment depends on the rotation; the dynamics applies the "
+                      "fixed pattern lambda r only: not supported there",
+                      "no 'semitangential' or 'quasitangential' with [dynamics]");
   const std::string scheme = *c_.text("dynamics.integrator");
   dynamics::IntegratorOptions& o = d.integrator;
   o.scheme = scheme == "midpoint"     ? dynamics::Scheme::Midpoint

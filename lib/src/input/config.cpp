@@ -68,10 +68,11 @@ const std::vector<OptionSpec>& option_table() {
       {"model.fix", T::Record, nullptr, "NODE COMP [COMP ...]", true,
        "support: fixes the listed components (ux uy uz rz, rx ry in 3D, or all = every translation); "
        "group:NAME: at every node of that physical group of model.mesh"},
-      {"model.load", T::Record, nullptr, "NODE COMP VALUE [semitangential]", true,
+      {"model.load", T::Record, nullptr, "NODE COMP VALUE [semitangential|quasitangential]", true,
        "reference load pattern r, scaled by the load factor lambda (force units; moments on rx ry rz); "
-       "group:NAME: VALUE at every node of the group; 'semitangential' (a 3D moment): the conservative "
-       "semitangential moment of potential lambda |m0| tau instead of the psi-conjugate one"},
+       "group:NAME: VALUE at every node of the group; a 3D moment may instead be 'semitangential' (the "
+       "conservative moment of potential lambda |m0| tau) or 'quasitangential' (dead-force couples on levers "
+       "fixed to the node: spatial moment (tr R I - R^T) m0 / 2) in place of the psi-conjugate one"},
       {"model.dead_load", T::Record, nullptr, "NODE COMP VALUE", true,
        "dead load, not scaled by lambda (imperfections, prestress); group:NAME as in load"},
       // [continuation]

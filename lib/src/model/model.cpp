@@ -78,12 +78,13 @@ void Model::add_dead_load(int node, Component c, double value) {
   dead_loads_.push_back({node, c, value});
 }
 
-void Model::add_semitangential_load(int node, Component c, double value) {
+void Model::add_moment_load(int node, Component c, double value, MomentType type) {
   check_mutable();
   check_node(node);
   if (dim_ != 3 || static_cast<int>(c) < 3)
-    throw ModelError("a semitangential load is a moment of a 3D model (rx, ry or rz)");
-  st_entries_.push_back({node, c, value});
+    throw ModelError(std::string("a ") + (type == MomentType::Semitangential ? "semitangential" : "quasitangential") +
+                     " load is a moment of a 3D model (rx, ry or rz)");
+  moment_entries_.push_back({node, c, value, type});
 }
 
 void Model::finalize() {
@@ -136,19 +137,20 @@ void Model::finalize() {
   };
   r_ = load_vector(loads_, "load");
   d_ = load_vector(dead_loads_, "dead load");
-  // Semitangential components: one moment per node; its value at ψ = 0 joins r.
-  r_ += load_vector(st_entries_, "semitangential load");
-  st_loads_.clear();
-  for (const LoadEntry& l : st_entries_) {
-    auto it = std::find_if(st_loads_.begin(), st_loads_.end(), [&](const SemitangentialLoad& s) { return s.node == l.node; });
-    if (it == st_loads_.end()) {
-      st_loads_.push_back({l.node});
-      it = st_loads_.end() - 1;
+  // Rotation-dependent moments: one per node and type; the value at ψ = 0 joins r.
+  r_ += load_vector(moment_entries_, "moment load");
+  moments_.clear();
+  for (const LoadEntry& l : moment_entries_) {
+    auto it = std::find_if(moments_.begin(), moments_.end(),
+                           [&](const MomentLoad& s) { return s.node == l.node && s.type == l.type; });
+    if (it == moments_.end()) {
+      moments_.push_back({l.node, l.type});
+      it = moments_.end() - 1;
       for (int k = 0; k < 3; ++k) it->eq[k] = nodes_[l.node].eq[3 + k];
     }
     it->m0[static_cast<int>(l.c) - 3] += l.value;
   }
-  std::erase_if(st_loads_, [](const SemitangentialLoad& s) { return s.m0 == Eigen::Vector3d::Zero(); });
+  std::erase_if(moments_, [](const MomentLoad& s) { return s.m0 == Eigen::Vector3d::Zero(); });
 
   // Sparsity pattern, both triangles.
   std::vector<Eigen::Triplet<double>> trip;
@@ -160,7 +162,7 @@ void Model::finalize() {
       for (int b : eqs)
         if (a >= 0 && b >= 0) trip.emplace_back(a, b, 1.0);
   }
-  for (const SemitangentialLoad& st : st_loads_)  // the load stiffness couples the node's rotations
+  for (const MomentLoad& st : moments_)  // the load stiffness couples the node's rotations
     for (int a : st.eq)
       for (int b : st.eq)
         if (a >= 0 && b >= 0) trip.emplace_back(a, b, 0.0);
@@ -189,7 +191,7 @@ void Model::finalize() {
       }
     }
   }
-  for (SemitangentialLoad& st : st_loads_)
+  for (MomentLoad& st : moments_)
     for (int b = 0; b < 3; ++b)
       for (int a = 0; a < 3; ++a) {
         if (st.eq[a] < 0 || st.eq[b] < 0) continue;
@@ -200,13 +202,16 @@ void Model::finalize() {
   finalized_ = true;
 }
 
-void Model::add_semitangential(const Vector& q, double scale, Vector* out, double* values) const {
+void Model::add_moments(const Vector& q, double scale, Vector* out, double* values) const {
   Eigen::Vector3d grad;
   Eigen::Matrix3d hess;
-  for (const SemitangentialLoad& st : st_loads_) {
+  for (const MomentLoad& st : moments_) {
     Eigen::Vector3d psi;
     for (int k = 0; k < 3; ++k) psi[k] = st.eq[k] >= 0 ? q[st.eq[k]] : 0.0;
-    semitangential_potential(psi, st.m0, &grad, values ? &hess : nullptr);
+    if (st.type == MomentType::Semitangential)
+      semitangential_potential(psi, st.m0, &grad, values ? &hess : nullptr);
+    else
+      quasitangential_potential(psi, st.m0, &grad, values ? &hess : nullptr);
     for (int k = 0; k < 3; ++k)
       if (out && st.eq[k] >= 0) (*out)[st.eq[k]] += scale * (grad[k] - st.m0[k]);
     if (values)
@@ -257,7 +262,7 @@ void Model::internal_force(const Vector& q, Vector& f) const {
 bool Model::tangent_derivative(const Vector& q, double /*lambda*/, const Vector& a, const Vector& b,
                                Vector& out) const {
   if (!finalized_) throw std::logic_error("senda::model::Model: finalize() not called");
-  if (!st_loads_.empty()) return false;
+  if (!moments_.empty()) return false;
   out.setZero(neq_);
   Eigen::VectorXd u_e, a_e, b_e, o_e;
   for (int e = 0; e < element_count(); ++e) {
@@ -285,9 +290,9 @@ double Model::energy(const Vector& q) const {
 void Model::residual(const Vector& q, double lambda, Vector& g) const {
   internal_force(q, g);
   g -= lambda * r_ + d_;
-  if (!st_loads_.empty()) {
+  if (!moments_.empty()) {
     Vector extra = Vector::Zero(neq_);
-    add_semitangential(q, lambda, &extra, nullptr);
+    add_moments(q, lambda, &extra, nullptr);
     g -= extra;
   }
 }
@@ -311,12 +316,12 @@ void Model::tangent(const Vector& q, double lambda, SparseMatrix& K) const {
         if (s >= 0) values[s] += K_e(a, b);
       }
   }
-  add_semitangential(q, lambda, nullptr, values);
+  add_moments(q, lambda, nullptr, values);
 }
 
 void Model::dg_dlambda(const Vector& q, double /*lambda*/, Vector& out) const {
   out = -r_;
-  if (!st_loads_.empty()) add_semitangential(q, -1.0, &out, nullptr);
+  if (!moments_.empty()) add_moments(q, -1.0, &out, nullptr);
 }
 
 DofKind Model::dof_kind(int i) const {

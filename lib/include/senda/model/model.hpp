@@ -51,14 +51,23 @@ class Model final : public Problem {
   void fix(int node, Component c);
   void add_load(int node, Component c, double value);       // reference pattern r
   void add_dead_load(int node, Component c, double value);  // dead load d
-  // A semitangential component (rx, ry or rz, 3D) of the nodal moment m₀ of the
-  // reference pattern: the components given at one node form one moment of
-  // potential −λ P(ψ), P = |m₀| τ (docs/notes/beam3d.md S.12), so that g gains
-  // −λ (∇P(ψ) − m₀) over the ψ-conjugate load m₀ (which reference_load() holds,
-  // the load at ψ = 0) and K gains −λ ∇²P, symmetric. A model with one is not
+  // A component (rx, ry or rz, 3D) of a conservative nodal moment m₀ of the
+  // reference pattern whose spatial value depends on the node's rotation
+  // (docs/notes/beam3d.md): potential −λ P(ψ), so that g gains −λ (∇P(ψ) − m₀)
+  // over the ψ-conjugate load m₀ (which reference_load() holds, the load at
+  // ψ = 0) and K gains −λ ∇²P, symmetric.
+  //   Semitangential (S.12): P = |m₀| τ(ψ). P is not linear in m₀, so the
+  //   components given at one node form one moment.
+  //   Quasitangential (S.14): P = m₀·(sin θ n), the potential of dead-force
+  //   couples on levers fixed to the node; spatial moment ½(tr R I − Rᵀ) m₀.
+  // The two kinds at one node are two moments. A model with one is not
   // proportional (r depends on q, K on λ).
-  void add_semitangential_load(int node, Component c, double value);
-  bool has_semitangential_loads() const { return !st_loads_.empty(); }
+  enum class MomentType { Semitangential, Quasitangential };
+  void add_moment_load(int node, Component c, double value, MomentType type);
+  void add_semitangential_load(int node, Component c, double value) {
+    add_moment_load(node, c, value, MomentType::Semitangential);
+  }
+  bool has_moment_loads() const { return !moments_.empty(); }
 
   // Numbers the equations and analyses the sparsity pattern. Call once, after
   // which the model is immutable (add_* throw).
@@ -91,12 +100,13 @@ class Model final : public Problem {
   const SparseMatrix& tangent_pattern() const override { return pattern_; }
   void tangent(const Vector& q, double lambda, SparseMatrix& K) const override;
   void dg_dlambda(const Vector& q, double lambda, Vector& out) const override;
-  bool is_proportional() const override { return st_loads_.empty(); }
+  bool is_proportional() const override { return moments_.empty(); }
   DofKind dof_kind(int i) const override;
   std::string dof_name(int i) const override;
   double force_terms(const Vector& q, double lambda) const override;
   // Σₑ ∇(K_e a_e)·b_e when every element provides it (Element::tangent_derivative)
-  // and there is no semitangential load (whose third derivative is not provided);
+  // and there is no moment load of add_moment_load (whose third derivative is
+  // not provided);
   // false otherwise (the other loads do not depend on q, so they add nothing).
   bool tangent_derivative(const Vector& q, double lambda, const Vector& a, const Vector& b,
                           Vector& out) const override;
@@ -126,18 +136,21 @@ class Model final : public Problem {
     int node;
     Component c;
     double value;
+    MomentType type = MomentType::Semitangential;  // moment_entries_ only
   };
-  // One semitangential moment: m₀ and the equations of the node's rx ry rz (−1
-  // fixed), the value slots of their 3 × 3 block in K (−1 where an equation is −1).
-  struct SemitangentialLoad {
+  // One rotation-dependent moment: its type, m₀ and the equations of the node's
+  // rx ry rz (−1 fixed), the value slots of their 3 × 3 block in K (−1 where an
+  // equation is −1).
+  struct MomentLoad {
     int node;
+    MomentType type;
     Eigen::Vector3d m0 = Eigen::Vector3d::Zero();
     int eq[3] = {-1, -1, -1};
     int slot[9] = {-1, -1, -1, -1, -1, -1, -1, -1, -1};
   };
-  // λ ∇P(ψ) − λ m₀ of every semitangential load added to out (scale = λ), and
-  // −λ ∇²P into K's values when values is not null.
-  void add_semitangential(const Vector& q, double scale, Vector* out, double* values) const;
+  // λ ∇P(ψ) − λ m₀ of every moment load added to out (scale = λ), and −λ ∇²P
+  // into K's values when values is not null.
+  void add_moments(const Vector& q, double scale, Vector* out, double* values) const;
   void check_mutable() const;
   void check_node(int node) const;
 
@@ -146,8 +159,8 @@ class Model final : public Problem {
   int neq_ = 0;
   std::vector<Node> nodes_;
   std::vector<std::unique_ptr<Element>> elements_;
-  std::vector<LoadEntry> loads_, dead_loads_, st_entries_;
-  std::vector<SemitangentialLoad> st_loads_;
+  std::vector<LoadEntry> loads_, dead_loads_, moment_entries_;
+  std::vector<MomentLoad> moments_;
   std::vector<std::vector<int>> element_eq_;    // per element: equation of each local dof (−1 fixed)
   std::vector<std::vector<int>> element_slot_;  // per element: value index of (a, b), −1 if either fixed
   std::vector<DofRef> eq_dof_;  // equation → dof
@@ -159,5 +172,8 @@ class Model final : public Problem {
 // (S.12), with its gradient and Hessian when asked (exact, by AutoDiff).
 double semitangential_potential(const Eigen::Vector3d& psi, const Eigen::Vector3d& m0, Eigen::Vector3d* grad,
                                 Eigen::Matrix3d* hess);
+// P(ψ) = m₀·(sin θ n) of a quasitangential moment m₀ (S.14), ψ = θ n, likewise.
+double quasitangential_potential(const Eigen::Vector3d& psi, const Eigen::Vector3d& m0, Eigen::Vector3d* grad,
+                                 Eigen::Matrix3d* hess);
 
 }  // namespace senda::model
