@@ -108,6 +108,39 @@ TEST_CASE("3D hinge input: the spring across a ball joint adds P b²/K to the ti
   }
 }
 
+TEST_CASE("3D hinge input: a two-axis joint with springs adds P b²/K in both bending directions, none in torsion",
+          "[input][hinge][beam3d][universal-joint]") {
+  // hinge = 2 10 about 0 0 1 0 1 0 spring K (S.15): the outer member's end turns
+  // about z, then about y, a spring K on each angle. At the reference state the two
+  // angles are the rotations about z and y: a tip force uy (or uz) adds P b²/K as
+  // through the ball joint above; the twist is not released, so a tip torque gives
+  // the rigid joint's twist. Linear responses, to round-off.
+  const double K = 5.0, b = 1.0;
+  const std::string joint = "hinge = 2 10 about 0 0 1 0 1 0 spring 5\n";
+  for (const char* comp : {"uy", "uz", "rx"}) {
+    INFO("tip load " << comp);
+    const std::string load = std::string("load = 3 ") + comp + " 1e-3\n";
+    const Spec rigid = build(Config::parse(kCantilever + load, "h.cfg"));
+    const Spec jointed = build(Config::parse(kCantilever + load + joint, "h.cfg"));
+    CHECK(jointed.model->size() == rigid.model->size() + 2);
+    const Component c = std::string(comp) == "uy" ? Component::Uy : std::string(comp) == "uz" ? Component::Uz : Component::Rx;
+    const double d_rigid = rigid.model->displacement(linear_solution(*rigid.model), 2, c);
+    const double d_joint = jointed.model->displacement(linear_solution(*jointed.model), 2, c);
+    if (c == Component::Rx)
+      CHECK(std::abs(d_joint / d_rigid - 1.0) <= 1e-12);
+    else
+      CHECK(std::abs((d_joint - d_rigid) / (1e-3 * b * b / K) - 1.0) <= 1e-9);
+  }
+  // Each angle is an unknown of its own with its own spring.
+  const Spec s = build(Config::parse(kCantilever + "load = 3 uz 1\n" + joint, "h.cfg"));
+  int named = 0;
+  for (int i = 0; i < s.model->size(); ++i)
+    named += s.model->dof_name(i) == "node 2 hinge1 (member 10)" || s.model->dof_name(i) == "node 2 hinge2 (member 10)";
+  CHECK(named == 2);
+  const Spec none = build(Config::parse(kCantilever + "load = 3 uz 1\n", "h.cfg"));
+  CHECK(s.model->element_count() == none.model->element_count() + 2);
+}
+
 TEST_CASE("3D hinge input: bad hinges are refused at their line", "[input][hinge][beam3d][errors]") {
   const std::string base = kCantilever + "load = 3 uz 1\n";
   const std::string at = "h.cfg:10: key 'model.hinge': ";
@@ -120,7 +153,8 @@ TEST_CASE("3D hinge input: bad hinges are refused at their line", "[input][hinge
   CHECK(error_of(base + "hinge = 2 1 10 about 1 0 0\nfix = 2 ry\n").empty());  // the node keeps its rotation
   CHECK_THAT(error_of(base + "hinge = 2 10 about 0 0 0\n"), Catch::StartsWith(at + "the hinge axis (0, 0, 0) is zero"));
   CHECK_THAT(error_of(base + "hinge = 2 10 about 0 1\n"),
-             Catch::StartsWith(at + "'about' must be followed by exactly three fields, the hinge axis VX VY VZ"));
+             Catch::StartsWith(at + "'about' must be followed by three fields, the hinge axis VX VY VZ, or six, the two "
+                                         "axes of a two-axis joint VX VY VZ WX WY WZ; found 2"));
   // A spring across a one-axis hinge, before or after the axis; each option once.
   CHECK(error_of(base + "hinge = 2 10 about 0 1 0 spring 3\n").empty());
   CHECK(error_of(base + "hinge = 2 10 spring 3 about 0 1 0\n").empty());
@@ -131,6 +165,17 @@ TEST_CASE("3D hinge input: bad hinges are refused at their line", "[input][hinge
              Catch::StartsWith(at + "field 9 ('4') after '3'"));
   CHECK_THAT(error_of(base + "hinge = 2 about 0 1 0\n"), Catch::StartsWith(at + "no member listed before 'about'"));
   CHECK_THAT(error_of(base + "hinge = 2 10 about 0 x 0\n"), Catch::StartsWith(at + "VY"));
+  // Two-axis joints: six fields, the axes not parallel, the second not zero; with a
+  // spring on either side.
+  CHECK(error_of(base + "hinge = 2 10 about 0 1 0 0 0 1\n").empty());
+  CHECK(error_of(base + "hinge = 2 10 spring 2 about 0 1 0 0 0 1\n").empty());
+  CHECK_THAT(error_of(base + "hinge = 2 10 about 0 1 0 0 0 1 1\n"), Catch::EndsWith("found 7 (valid: NODE MEMBER "
+                                                                                      "[MEMBER ...] [spring K] [about "
+                                                                                      "VX VY VZ [WX WY WZ]])"));
+  CHECK_THAT(error_of(base + "hinge = 2 10 about 0 1 0 0 3 0\n"),
+             Catch::StartsWith(at + "the two axes of a two-axis joint, (0, 1, 0) and (0, 3, 0), are parallel"));
+  CHECK_THAT(error_of(base + "hinge = 2 10 about 0 1 0 0 0 0\n"), Catch::StartsWith(at + "the hinge axis (0, 0, 0) is zero"));
+  CHECK_THAT(error_of(base + "hinge = 2 10 about 0 1 0 0 0 z\n"), Catch::StartsWith(at + "WZ"));
   CHECK_THAT(error_of(base + "hinge = 2 10 spring\n"),
              Catch::StartsWith(at + "'spring' must be followed by exactly one field, the stiffness K"));
   // A lone member end may be released in 3D (a pinned end with its own rotation).

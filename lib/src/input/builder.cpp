@@ -11,6 +11,7 @@
 #include <set>
 #include <system_error>
 #include <utility>
+#include <Eigen/Geometry>
 
 #include <fmt/core.h>
 
@@ -151,8 +152,10 @@ class Builder {
     Eigen::Vector3d ref = Eigen::Vector3d::Zero();
     double k_a = 0.0, k_b = 0.0;  // 3D: the spring K across a released end, 0 if none
     bool held_a = false;          // 3D: spin held at end a (released at both ends, no spring)
-    // 3D: the axis of a one-axis hinge at the end (`about`), zero for a ball joint or none
+    // 3D: the axis of a one-axis hinge at the end (`about`), zero for a ball joint or
+    // none; the second axis of a two-axis joint, zero otherwise
     Eigen::Vector3d axis_a = Eigen::Vector3d::Zero(), axis_b = Eigen::Vector3d::Zero();
+    Eigen::Vector3d axis2_a = Eigen::Vector3d::Zero(), axis2_b = Eigen::Vector3d::Zero();
   };
   void read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids);
   void read_penalties(const std::function<int(const Fields&)>& check_id);
@@ -685,7 +688,7 @@ void Builder::read_elements() {
     }
     if (dim_ == 3) {
       model::mesh_member_3d(*model_, m.a, m.b, m.n, m.section3, m.ref, static_cast<int>(next_node_id), m.id,
-                            {m.slot_a, m.held_a, m.axis_a}, {m.slot_b, false, m.axis_b}, inner);
+                            {m.slot_a, m.held_a, m.axis_a, m.axis2_a}, {m.slot_b, false, m.axis_b, m.axis2_b}, inner);
       next_node_id += m.n - 1;
       // A ball-jointed end has its own rotation; a one-axis hinge keeps the node's.
       for (int end = 0; end < 2; ++end) {
@@ -852,7 +855,8 @@ void Builder::read_penalties(const std::function<int(const Fields&)>& check_id) 
 // ball joint, docs/notes/beam3d.md S.10); with "spring K" a rotational spring joins
 // it to the node's rotation. 3D, hinge = NODE MEMBER [MEMBER ...] about VX VY VZ: a
 // one-axis hinge, each listed member's end turning relative to the node about that
-// axis by its own angle (S.13).
+// axis by its own angle (S.13); about VX VY VZ WX WY WZ: a two-axis (universal)
+// joint, two angles (S.15).
 void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids) {
   std::map<int, int> member_index;
   std::map<int, int> members_at;  // node index → number of member ends there
@@ -868,21 +872,23 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
         if (f[i] == "bending" || f[i] == "torsion")
           f.fail("partial releases by name ('" + f[i] +
                      "') are not available: a 3D hinge is a ball joint (all three rotation components of each listed "
-                     "member released) or a one-axis hinge about a given axis, 'about VX VY VZ' (for a torsion "
-                     "release the member's direction; docs/notes/beam3d.md S.13)",
-                 "NODE MEMBER [MEMBER ...] [spring K] [about VX VY VZ]");
+                     "member released), a one-axis hinge about a given axis, 'about VX VY VZ' (for a torsion "
+                     "release the member's direction; docs/notes/beam3d.md S.13), or a two-axis joint, "
+                     "'about VX VY VZ WX WY WZ' (S.15)",
+                 "NODE MEMBER [MEMBER ...] [spring K] [about VX VY VZ [WX WY WZ]]");
     const NodeInfo& n = node(f, 0, "NODE");
     const int node_id = model_->node_id(n.index);
     // The members, then the options 'spring K' and 'about VX VY VZ' (3D), in either order.
     std::size_t last = f.size();
     std::optional<double> k;
-    Eigen::Vector3d axis = Eigen::Vector3d::Zero();
-    const char* grammar = dim_ == 3 ? "NODE MEMBER [MEMBER ...] [spring K] [about VX VY VZ]" : "NODE MEMBER [MEMBER ...] [spring K]";
+    Eigen::Vector3d axis = Eigen::Vector3d::Zero(), axis2 = Eigen::Vector3d::Zero();
+    const char* grammar = dim_ == 3 ? "NODE MEMBER [MEMBER ...] [spring K] [about VX VY VZ [WX WY WZ]]"
+                                    : "NODE MEMBER [MEMBER ...] [spring K]";
     for (std::size_t i = 1; i < f.size(); ++i) {
       if (f[i] != "spring" && f[i] != "about") {
         if (last != f.size())
           f.fail("field " + std::to_string(i + 1) + " ('" + f[i] + "') after '" + f[i - 1] +
-                     "': 'spring' takes one field and 'about' three, and the members come before both",
+                     "': 'spring' takes one field and 'about' three or six, and the members come before both",
                  grammar);
         continue;
       }
@@ -898,12 +904,29 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
         if (dim_ != 3)
           f.fail("'about' (a one-axis hinge) is for space frames, model.dim = 3: a plane hinge releases rz", grammar);
         if (axis != Eigen::Vector3d::Zero()) f.fail("'about' given twice", grammar);
-        if (i + 3 >= f.size() || f[i + 1] == "spring" || f[i + 2] == "spring" || f[i + 3] == "spring")
-          f.fail("'about' must be followed by exactly three fields, the hinge axis VX VY VZ", grammar);
-        axis = Eigen::Vector3d(f.real(i + 1, "VX"), f.real(i + 2, "VY"), f.real(i + 3, "VZ"));
-        if (!(axis.norm() > 0.0) || !std::isfinite(axis.norm()))
-          f.fail("the hinge axis (" + f[i + 1] + ", " + f[i + 2] + ", " + f[i + 3] + ") is zero", "a nonzero axis VX VY VZ");
-        i += 3;
+        // Three fields (one axis) or six (a two-axis joint), up to the next option or the end.
+        std::size_t count = 0;
+        while (i + 1 + count < f.size() && f[i + 1 + count] != "spring" && f[i + 1 + count] != "about") ++count;
+        if (count != 3 && count != 6)
+          f.fail("'about' must be followed by three fields, the hinge axis VX VY VZ, or six, the two axes of a "
+                 "two-axis joint VX VY VZ WX WY WZ; found " + std::to_string(count),
+                 grammar);
+        const auto read_axis = [&](std::size_t j, const char* x, const char* y, const char* z) {
+          const Eigen::Vector3d v(f.real(j, x), f.real(j + 1, y), f.real(j + 2, z));
+          if (!(v.norm() > 0.0) || !std::isfinite(v.norm()))
+            f.fail("the hinge axis (" + f[j] + ", " + f[j + 1] + ", " + f[j + 2] + ") is zero",
+                   std::string("a nonzero axis ") + x + " " + y + " " + z);
+          return v;
+        };
+        axis = read_axis(i + 1, "VX", "VY", "VZ");
+        if (count == 6) {
+          axis2 = read_axis(i + 4, "WX", "WY", "WZ");
+          if (!(axis.normalized().cross(axis2.normalized()).norm() > 1e-6))
+            f.fail("the two axes of a two-axis joint, (" + f[i + 1] + ", " + f[i + 2] + ", " + f[i + 3] + ") and (" +
+                       f[i + 4] + ", " + f[i + 5] + ", " + f[i + 6] + "), are parallel: it would be a one-axis hinge",
+                   "two axes that are not parallel (a universal joint: perpendicular)");
+        }
+        i += count;
       }
     }
     for (std::size_t i = 1; i < last; ++i) {
@@ -942,6 +965,7 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
         // The unknowns are added below, once both ends of every member are known.
         (m.a == n.index ? m.k_a : m.k_b) = k.value_or(0.0);
         (m.a == n.index ? m.axis_a : m.axis_b) = axis;
+        (m.a == n.index ? m.axis2_a : m.axis2_b) = axis2;
         continue;
       }
       const int slot = model_->add_dof(n.index, Component::Rz, "member " + std::to_string(id));
@@ -971,11 +995,14 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
       const std::string spring_name = "hinge spring at node " + std::to_string(model_->node_id(node)) + " (" + label + ")";
       if ((end == 0 ? m.axis_a : m.axis_b) != Eigen::Vector3d::Zero()) {
         // A one-axis hinge (S.13): the node's rotation and the hinge angle; a
-        // spring across it is W = ½ K α², α the exact relative rotation.
-        slot = model_->add_dof(node, Component::Rx, label, "hinge");
-        if (k > 0.0)
-          model_->add_element(
-              std::make_unique<model::LinearSpring>(model::DofRef{node, Component::Rx, slot}, k, spring_name));
+        // spring across it is W = ½ K α², α the exact relative rotation. A
+        // two-axis joint (S.15): two angles, a spring K on each.
+        const bool two = (end == 0 ? m.axis2_a : m.axis2_b) != Eigen::Vector3d::Zero();
+        slot = model_->add_dof(node, Component::Rx, label, two ? "hinge1" : "hinge");
+        if (two) model_->add_dof(node, Component::Rx, label, "hinge2");
+        for (int j = 0; j < (two ? 2 : 1) && k > 0.0; ++j)
+          model_->add_element(std::make_unique<model::LinearSpring>(
+              model::DofRef{node, Component::Rx, slot + j}, k, two ? spring_name + " " + std::to_string(j + 1) : spring_name));
         continue;
       }
       if (end == 0 && m.held_a) {

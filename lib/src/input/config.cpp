@@ -51,11 +51,13 @@ const std::vector<OptionSpec>& option_table() {
       {"model.imperfection", T::Record, nullptr, "MODE_FILE AMPLITUDE", false,
        "geometric imperfection: every node moved by AMPLITUDE times a mode (a modes/<id>.csv of an earlier run, "
        "translations only); AMPLITUDE may be ${eps}"},
-      {"model.hinge", T::Record, nullptr, "NODE MEMBER [MEMBER ...] [spring K]", true,
+      {"model.hinge", T::Record, nullptr, "NODE MEMBER [MEMBER ...] [spring K] [about VX VY VZ [WX WY WZ]]", true,
        "moment release: the listed beam members get their own end rotation at NODE (translations stay "
        "shared); spring K > 0 joins each to the node's rotation (moment/radian); in 3D a ball joint (own "
-       "rx ry rz, isotropic spring), or with 'about VX VY VZ' a one-axis hinge (own angle, spring on it); "
-       "partial releases by name refused"},
+       "rx ry rz, isotropic spring), with 'about VX VY VZ' a one-axis hinge (own angle, spring on it), or "
+       "with 'about VX VY VZ WX WY WZ' a two-axis (universal) joint: the end turns about V (carried by the "
+       "node), then about W (carried by the cross), two angles, a spring K on each; partial releases by "
+       "name refused"},
       {"model.spring", T::Record, nullptr, "ID NODE_A NODE_B|ground COMPONENT K", true,
        "linear spring K > 0 on COMPONENT (ux uy uz rz) between two nodes or to ground; "
        "COMPONENT axial: a spring along the line between the nodes (force/length)"},

@@ -188,25 +188,29 @@ T section_energy(const Eigen::Matrix<T, 6, 1>& e, double L0, const Beam3DSection
   return C<T>(0.5 * L0) * w;  // (S.5)
 }
 
-// One-axis hinges (S.13): the local vector holds, per end, the translations, the
-// node's rotation vector ψ and, at a released end, the hinge angle α; that end's
-// section turns with R_n exp(α â₀), â₀ the hinge axis in the reference (global)
-// axes, carried by the node: q = q(ψ) ⊗ q(α a₀).
+// One- and two-axis hinges (S.13, S.15): the local vector holds, per end, the
+// translations, the node's rotation vector ψ and, at a released end, the hinge
+// angle α (and β); that end's section turns with R_n exp(α â₀) [exp(β b̂₀)], â₀
+// and b̂₀ the axes in the reference (global) axes, â₀ carried by the node and b̂₀
+// by the cross: q = q(ψ) ⊗ q(α â₀) [⊗ q(β b̂₀)].
 struct EndLayout {
-  int offset = 0;                            // index of the end's first entry in u_e
-  bool released = false;                     // α at offset + 6
-  Eigen::Vector3d axis = Eigen::Vector3d::Zero();
+  int offset = 0;  // index of the end's first entry in u_e
+  int angles = 0;  // α at offset + 6, β at offset + 7
+  Eigen::Vector3d axis = Eigen::Vector3d::Zero(), axis2 = Eigen::Vector3d::Zero();
 };
 
 template <class T, class Vec>
 Quat<T> end_rotation(const Vec& x, const EndLayout& end) {
   V3<T> psi;
   for (int i = 0; i < 3; ++i) psi[i] = x[end.offset + 3 + i];
-  const Quat<T> q = quat_exp(psi);
-  if (!end.released) return q;
-  V3<T> a;
-  for (int i = 0; i < 3; ++i) a[i] = x[end.offset + 6] * C<T>(end.axis[i]);
-  return q * quat_exp(a);
+  Quat<T> q = quat_exp(psi);
+  for (int j = 0; j < end.angles; ++j) {
+    const Eigen::Vector3d& axis = j == 0 ? end.axis : end.axis2;
+    V3<T> a;
+    for (int i = 0; i < 3; ++i) a[i] = x[end.offset + 6 + j] * C<T>(axis[i]);
+    q = q * quat_exp(a);
+  }
+  return q;
 }
 
 template <class T, class Vec>
@@ -297,16 +301,24 @@ Beam3D::Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const 
       columns.push_back(Vec12::Unit(6 * k + c));
     }
     if (end.axis != Eigen::Vector3d::Zero()) {
-      // A one-axis hinge (S.13): the node's rotation vector, then α.
-      const double an = end.axis.norm();
-      if (end.spin_held || end.slot == 0 || !std::isfinite(an)) misuse(name + ": bad hinged end", __LINE__);
+      // A one-axis hinge (S.13): the node's rotation vector, then α; a two-axis
+      // joint (S.15): then β.
+      const double an = end.axis.norm(), bn = end.axis2.norm();
+      if (end.spin_held || end.slot == 0 || !std::isfinite(an) || !std::isfinite(bn))
+        misuse(name + ": bad hinged end", __LINE__);
       hinged_ = true;
-      released_[k] = true;
+      angles_[k] = bn > 0.0 ? 2 : 1;
       axis_[k] = end.axis / an;
+      if (bn > 0.0) {
+        axis2_[k] = end.axis2 / bn;
+        if (!(axis_[k].cross(axis2_[k]).norm() > 1e-6))
+          throw std::invalid_argument(name + ": the two axes of a two-axis hinge are parallel");
+      }
       for (int c = 0; c < 3; ++c) dofs_.push_back({n, static_cast<Component>(3 + c)});
-      dofs_.push_back({n, Component::Rx, end.slot});
+      for (int j = 0; j < angles_[k]; ++j) dofs_.push_back({n, Component::Rx, end.slot + j});
       continue;
     }
+    if (end.axis2 != Eigen::Vector3d::Zero()) misuse(name + ": a second hinge axis without a first", __LINE__);
     if (!end.spin_held) {
       for (int c = 0; c < 3; ++c) {
         dofs_.push_back({n, static_cast<Component>(3 + c), end.slot == 0 ? 0 : end.slot + c});
@@ -337,8 +349,9 @@ std::string Beam3D::describe() const {
 }
 
 namespace {
-void layout_of(const int (&offset)[2], const bool (&released)[2], const Eigen::Vector3d (&axis)[2], EndLayout (&out)[2]) {
-  for (int k = 0; k < 2; ++k) out[k] = EndLayout{offset[k], released[k], axis[k]};
+void layout_of(const int (&offset)[2], const int (&angles)[2], const Eigen::Vector3d (&axis)[2],
+               const Eigen::Vector3d (&axis2)[2], EndLayout (&out)[2]) {
+  for (int k = 0; k < 2; ++k) out[k] = EndLayout{offset[k], angles[k], axis[k], axis2[k]};
 }
 }  // namespace
 
@@ -346,7 +359,7 @@ Eigen::Matrix<double, 6, 1> Beam3D::strains(const Eigen::VectorXd& u_e) const {
   if (hinged_) {
     if (u_e.size() != static_cast<Eigen::Index>(dofs_.size())) misuse("Beam3D: u_e must have one entry per dof", __LINE__);
     EndLayout ends[2];
-    layout_of(offset_, released_, axis_, ends);
+    layout_of(offset_, angles_, axis_, axis2_, ends);
     return hinged_strains<double>(u_e, ends, xa_, xb_, L0_, R0_);
   }
   return strains_of<double>(full_state(u_e), xa_, xb_, L0_, R0_);
@@ -366,7 +379,7 @@ Eigen::Matrix3d Beam3D::section_frame(const Eigen::VectorXd& u_e) const {
   if (hinged_) {
     if (u_e.size() != static_cast<Eigen::Index>(dofs_.size())) misuse("Beam3D: u_e must have one entry per dof", __LINE__);
     EndLayout ends[2];
-    layout_of(offset_, released_, axis_, ends);
+    layout_of(offset_, angles_, axis_, axis2_, ends);
     qm = midpoint_rotation(end_rotation<double>(u_e, ends[0]), end_rotation<double>(u_e, ends[1]), omega);
   } else {
     qm = midpoint_rotation<double>(full_state(u_e), omega);
@@ -385,7 +398,7 @@ Vec12 Beam3D::full_state(const Eigen::VectorXd& u_e) const {
   if (hinged_) {
     if (u_e.size() != static_cast<Eigen::Index>(dofs_.size())) misuse("Beam3D: u_e must have one entry per dof", __LINE__);
     EndLayout ends[2];
-    layout_of(offset_, released_, axis_, ends);
+    layout_of(offset_, angles_, axis_, axis2_, ends);
     Vec12 u;
     for (int k = 0; k < 2; ++k) {
       u.segment<3>(6 * k) = u_e.segment<3>(offset_[k]);
@@ -401,7 +414,7 @@ Vec12 Beam3D::full_state(const Eigen::VectorXd& u_e) const {
 }
 
 namespace {
-// f, K and ∇(K a)·b of a hinged element, N = 13 or 14 entries.
+// f, K and ∇(K a)·b of a hinged element, N = 13 to 16 entries.
 template <int N>
 void hinged_force_tangent(const EndLayout (&ends)[2], const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, double L0,
                           const Eigen::Matrix3d& R0, const Beam3DSection& c, const Eigen::VectorXd& u_e,
@@ -430,13 +443,14 @@ void Beam3D::compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::Ma
   if (hinged_) {
     if (u_e.size() != static_cast<Eigen::Index>(dofs_.size())) misuse("Beam3D: u_e must have one entry per dof", __LINE__);
     EndLayout ends[2];
-    layout_of(offset_, released_, axis_, ends);
-    if (u_e.size() == 13)
-      hinged_force_tangent<13>(ends, xa_, xb_, L0_, R0_, section_, u_e, f_e, K_e);
-    else if (u_e.size() == 14)
-      hinged_force_tangent<14>(ends, xa_, xb_, L0_, R0_, section_, u_e, f_e, K_e);
-    else
-      misuse("Beam3D: a hinged element has 13 or 14 entries", __LINE__);
+    layout_of(offset_, angles_, axis_, axis2_, ends);
+    switch (u_e.size()) {
+      case 13: hinged_force_tangent<13>(ends, xa_, xb_, L0_, R0_, section_, u_e, f_e, K_e); break;
+      case 14: hinged_force_tangent<14>(ends, xa_, xb_, L0_, R0_, section_, u_e, f_e, K_e); break;
+      case 15: hinged_force_tangent<15>(ends, xa_, xb_, L0_, R0_, section_, u_e, f_e, K_e); break;
+      case 16: hinged_force_tangent<16>(ends, xa_, xb_, L0_, R0_, section_, u_e, f_e, K_e); break;
+      default: misuse("Beam3D: a hinged element has 13 to 16 entries", __LINE__);
+    }
     return;
   }
   const Vec12 u = full_state(u_e);
@@ -459,9 +473,14 @@ bool Beam3D::tangent_derivative(const Eigen::VectorXd& u_e, const Eigen::VectorX
     const auto n = static_cast<Eigen::Index>(dofs_.size());
     if (u_e.size() != n || a_e.size() != n || b_e.size() != n) misuse("Beam3D: u_e must have one entry per dof", __LINE__);
     EndLayout ends[2];
-    layout_of(offset_, released_, axis_, ends);
-    out_e = n == 13 ? hinged_tangent_derivative<13>(ends, xa_, xb_, L0_, R0_, section_, u_e, a_e, b_e)
-                    : hinged_tangent_derivative<14>(ends, xa_, xb_, L0_, R0_, section_, u_e, a_e, b_e);
+    layout_of(offset_, angles_, axis_, axis2_, ends);
+    switch (n) {
+      case 13: out_e = hinged_tangent_derivative<13>(ends, xa_, xb_, L0_, R0_, section_, u_e, a_e, b_e); break;
+      case 14: out_e = hinged_tangent_derivative<14>(ends, xa_, xb_, L0_, R0_, section_, u_e, a_e, b_e); break;
+      case 15: out_e = hinged_tangent_derivative<15>(ends, xa_, xb_, L0_, R0_, section_, u_e, a_e, b_e); break;
+      case 16: out_e = hinged_tangent_derivative<16>(ends, xa_, xb_, L0_, R0_, section_, u_e, a_e, b_e); break;
+      default: misuse("Beam3D: a hinged element has 13 to 16 entries", __LINE__);
+    }
     return true;
   }
   const auto W = [&](const auto& x) { return energy_of(x, xa_, xb_, L0_, R0_, section_); };

@@ -57,10 +57,16 @@ struct Beam3DSection {
 // section turns with R_n exp(α â), â = axis/|axis| in reference (global) axes,
 // carried by the node; the other two components of the relative rotation stay
 // exactly zero at any rotation. Not with spin_held.
+// axis2 ≠ 0 as well: a two-axis (universal, Cardan) joint (S.15). Two unknowns,
+// α (dof `slot`) and β (dof `slot + 1`): the section turns with
+// R_n exp(α â) exp(β b̂), b̂ = axis2/|axis2| in reference axes carried by the cross
+// (the first rotation turns it); the relative rotation about the third direction
+// stays exactly zero. The two axes must not be parallel.
 struct Beam3DEnd {
   int slot = 0;
   bool spin_held = false;
   Eigen::Vector3d axis = Eigen::Vector3d::Zero();
+  Eigen::Vector3d axis2 = Eigen::Vector3d::Zero();
 };
 
 class Beam3D final : public Element {
@@ -69,8 +75,9 @@ class Beam3D final : public Element {
   // xb − xa: e₂ is its part normal to the member (throws std::invalid_argument if
   // it is parallel, zero, or any stiffness is not > 0). end_a, end_b: the rotation
   // unknowns of each end (default: the nodes' own); the local vector u_e has 12
-  // entries, 11 or 10 with spin_held ends, 13 or 14 with one-axis hinges (dofs()
-  // order: per end ux uy uz, the rotation vector, then α at a hinged end).
+  // entries, 11 or 10 with spin_held ends, 13 to 16 with one- and two-axis hinges
+  // (dofs() order: per end ux uy uz, the rotation vector, then α (and β) at a
+  // hinged end).
   Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb,
          const Beam3DSection& section, const Eigen::Vector3d& ref, const Beam3DEnd& end_a = {},
          const Beam3DEnd& end_b = {});
@@ -96,7 +103,8 @@ class Beam3D final : public Element {
   Eigen::Matrix<double, 6, 1> stress_resultants(const Eigen::VectorXd& u_e) const;
   // The 12 entries (u_a, ψ_a, u_b, ψ_b), global components, of the local vector u_e:
   // u_e itself unless an end holds its spin (then ψ = R₀ (0, a₂, a₃)) or is a
-  // one-axis hinge (then ψ is the rotation vector of R_n exp(α â), angle ≤ π).
+  // one- or two-axis hinge (then ψ is the rotation vector of R_n exp(α â)
+  // [exp(β b̂)], angle ≤ π).
   Eigen::Matrix<double, 12, 1> full_state(const Eigen::VectorXd& u_e) const;
 
  private:
@@ -109,12 +117,14 @@ class Beam3D final : public Element {
   // full_state = P_ u_e: a linear map (12 × dofs), the identity if no end holds its spin.
   bool plain_ = true;
   Eigen::Matrix<double, 12, Eigen::Dynamic> P_;
-  // One-axis hinges (S.13): per end, the index of its first entry in u_e, whether
-  // it is hinged (α after its rotation vector) and the unit axis.
+  // One- and two-axis hinges (S.13, S.15): per end, the index of its first entry
+  // in u_e, how many hinge angles follow its rotation vector (0, 1 or 2) and the
+  // unit axes.
   bool hinged_ = false;
   int offset_[2] = {0, 6};
-  bool released_[2] = {false, false};
+  int angles_[2] = {0, 0};
   Eigen::Vector3d axis_[2] = {Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
+  Eigen::Vector3d axis2_[2] = {Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
 };
 
 // An isotropic rotational spring across a ball joint: joins the rotation vector ψ_n of
