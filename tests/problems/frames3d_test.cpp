@@ -371,7 +371,8 @@ namespace {
 // tip's ψ = Lω is then parallel to m, so the ψ-conjugate moment of Beam3D
 // (T(ψ)⁻ᵀ r, beam3d.md S.9) is exactly the dead (and axial) moment r along the
 // whole path. With GJ ≠ EI, or an end force along the axis, the uniform helix needs
-// a tip moment not parallel to ψ, which that load is not a dead moment for.
+// a tip moment not parallel to ψ, which that load is not a dead moment for (those
+// helices: [qt-helix] and [wrench-helix] below).
 struct Helix {
   Model model{3};
   Eigen::Matrix3d R0;
@@ -588,16 +589,19 @@ Eigen::Vector3d node_psi(const Model& m, const Vector& q, int node) {
   return p;
 }
 // Traces from rest to λ ≥ lambda, then Newton at lambda from the last point.
-Vector quasitangential_state(const Model& m, double lambda, double EA, bool auto_scale = true) {
+Vector traced_state(const Model& m, double lambda, double EA, bool auto_scale = true, int max_steps = 400) {
   Options o;
   o.auto_scale = auto_scale;
   o.initial_load_increment = 0.05;
-  o.max_steps = 400;
+  o.max_steps = max_steps;
   o.lambda_max = lambda;
   PathFollower pf(m, o);
   REQUIRE(pf.start(Vector::Zero(m.size()), 0.0));
-  while (pf.advance()) {}
-  INFO(to_string(pf.termination()) << ": " << pf.message());
+  CriticalPointFinder finder(FinderOptions{});
+  while (pf.advance()) finder.check(pf, 0);
+  for (const CriticalPoint& p : finder.points())
+    UNSCOPED_INFO(p.id << " " << to_string(p.kind) << " λ " << p.lambda << " converged " << p.converged);
+  INFO(to_string(pf.termination()) << ": " << pf.message() << " after " << pf.current().lambda);
   REQUIRE(pf.current().lambda >= lambda);
   Vector q = pf.current().q;
   REQUIRE(solve_at(m, q, lambda, EA));
@@ -720,7 +724,7 @@ TEST_CASE("Cantilever under a skew quasitangential end moment, GJ ≠ EI: the co
       QtHelix h;
       build_qt_helix(h, meshes[k], false);
       exact = h.R0 * local;
-      tip[k] = node_x(h.model, quasitangential_state(h.model, lambda, h.s.EA), h.tip);
+      tip[k] = node_x(h.model, traced_state(h.model, lambda, h.s.EA), h.tip);
       err[k] = (tip[k] - exact).norm();
       UNSCOPED_INFO(std::setprecision(10) << "n " << meshes[k] << " tip " << tip[k].transpose() << " error " << err[k]);
     }
@@ -744,8 +748,8 @@ TEST_CASE("Cantilever under a skew quasitangential end moment, GJ ≠ EI: the co
     QtHelix qt, lev;
     build_qt_helix(qt, 8, false);
     build_qt_helix(lev, 8, true);
-    const Vector q_qt = quasitangential_state(qt.model, lambda, qt.s.EA);
-    const Vector q_lev = quasitangential_state(lev.model, lambda, 2.0e8, false);
+    const Vector q_qt = traced_state(qt.model, lambda, qt.s.EA);
+    const Vector q_lev = traced_state(lev.model, lambda, 2.0e8, false);
     const double dx = (node_x(qt.model, q_qt, qt.tip) - node_x(lev.model, q_lev, lev.tip)).norm();
     const double dpsi = (node_psi(qt.model, q_qt, qt.tip) - node_psi(lev.model, q_lev, lev.tip)).norm();
     INFO("tip: |Δx| " << dx << " |Δψ| " << dpsi << " |ψ| " << node_psi(qt.model, q_qt, qt.tip).norm());
@@ -778,6 +782,121 @@ TEST_CASE("catalogue .cfg: helix cantilever under a skew quasitangential end mom
   const double err = (node_x(m, q, 1) - exact).norm();
   INFO(rec.points.size() << " points; tip " << node_x(m, q, 1).transpose() << " error " << err);
   CHECK(std::abs(err - 8.572342899e-4) <= 1e-9);
+}
+
+namespace {
+// A helix held by a wrench: force F k and moment M k along its axis k, applied at
+// a point of the axis (Kirchhoff's helix, as in Love's Treatise on the
+// Mathematical Theory of Elasticity; no stored copy checked: the relations below
+// are derived here). A helix of
+// radius r whose tangent makes the angle θ with k has curvature κ = sin²θ/r and
+// torsion τ = sinθ cosθ/r; with the material frame twisting at the rate ω, an
+// inextensible, unshearable rod with isotropic bending EI and torsion GJ has the
+// section moment m = EI κ b + GJ ω t (Frenet t, n = towards the axis, b = t × n).
+// The wrench gives at every section n_s = F k and m = M k + (p − x) × F k with p
+// the axis point at the section's height: m = M k + rF e_θ, and in the frame
+// (t = sinθ e_θ + cosθ k, b = −cosθ e_θ + sinθ k):
+//   m·b = M sinθ − rF cosθ = EI sin²θ / r,   m·t = M cosθ + rF sinθ = GJ ω,
+// so M = EI sin³θ/r + GJ ω cosθ and rF = −EI sin²θ cosθ/r + GJ ω sinθ. The rod's
+// material frame is R(s) = exp(s (sinθ/r) k̂) R(0) exp(s (ω − τ) ê₁) (its Darboux
+// vector κ b + ω t = (sinθ/r) k + (ω − τ) t), its centreline
+// x(s) = c + s cosθ k + exp(s (sinθ/r) k̂)(x(0) − c), c = x(0) + r n(0).
+// The model: a straight cantilever along x from the origin (R(0) = I: t = e₁,
+// n = e₂, b = e₃, so k = (cosθ, 0, sinθ) and c = (0, r, 0)), a stiff arm fixed to
+// its tip reaching, in the helical state, the axis point p_L = c + L cosθ k, and
+// the wrench applied there at λ = 1: the dead force F k, and a moment whose
+// spatial value at the arm's rotation R(L) is M k (the ψ-conjugate load
+// r = T(ψ)ᵀ M k, T(ψ) the tangent map of exp at ψ = log R(L), by differences).
+// Between 0 and 1 the path is not helical; at λ = 1 the exact state is. Data:
+// r = 1, θ = 60°, ω = 0.3, EI = 2, GJ = 1.2: F = −0.438231, M = 1.479038; L = 2
+// (the tip turns by L sinθ/r = 1.73 rad about k). With L = 3 the helical state lies
+// just past a fold of the proportional path (LP1 at λ = 0.99705, LP2 at 0.911):
+// the state the path reaches at λ = 1 is then another equilibrium.
+struct WrenchHelix {
+  double r = 1.0, theta = kPi / 3.0, omega = 0.3, L = 2.0, EI = 2.0, GJ = 1.2;
+  Eigen::Vector3d k, c;
+  double F = 0.0, M = 0.0;
+  Eigen::Matrix3d RL;
+  Eigen::Vector3d xL, pL;
+  WrenchHelix() {
+    const double s = std::sin(theta), co = std::cos(theta), tau = s * co / r;
+    k = Eigen::Vector3d(co, 0.0, s);
+    c = Eigen::Vector3d(0.0, r, 0.0);
+    M = EI * s * s * s / r + GJ * omega * co;
+    F = (-EI * s * s * co / r + GJ * omega * s) / r;
+    RL = rotation_matrix(L * s / r * k) * rotation_matrix(L * (omega - tau) * Eigen::Vector3d::UnitX());
+    xL = c + L * co * k + rotation_matrix(L * s / r * k) * (-c);
+    pL = c + L * co * k;
+  }
+};
+struct WrenchModel {
+  Model model{3};
+  int tip = -1, end = -1;
+};
+void build_wrench_helix(WrenchModel& w, const WrenchHelix& h, int n) {
+  const Beam3DSection rod{2.0e6, 2.0e6, 2.0e6, h.GJ, h.EI, h.EI};
+  const Beam3DSection arm{2.0e9, 2.0e9, 2.0e9, 2.0e6, 2.0e6, 2.0e6};
+  const int root = w.model.add_node(1, Eigen::Vector3d::Zero());
+  w.tip = w.model.add_node(2, Eigen::Vector3d(h.L, 0.0, 0.0));
+  const Eigen::Vector3d a = h.RL.transpose() * (h.pL - h.xL);  // the arm in the tip's material axes
+  w.end = w.model.add_node(3, Eigen::Vector3d(h.L, 0.0, 0.0) + a);
+  mesh_member_3d(w.model, root, w.tip, n, rod, Eigen::Vector3d::UnitY(), 10, 1);
+  mesh_member_3d(w.model, w.tip, w.end, 1, arm, a.cross(Eigen::Vector3d::UnitX()) + 0.3 * Eigen::Vector3d::UnitZ(),
+                 1000, 1000);
+  for (int q = 0; q < kComponents; ++q) w.model.fix(root, static_cast<Component>(q));
+  // T(ψ) by central differences of exp: column j is the spin of ∂R/∂ψ_j.
+  const Eigen::Vector3d psi = rotation_vector(h.RL);
+  Eigen::Matrix3d T;
+  const double d = 1e-6;
+  for (int j = 0; j < 3; ++j) {
+    const Eigen::Matrix3d S = (rotation_matrix(psi + d * Eigen::Vector3d::Unit(j)) -
+                               rotation_matrix(psi - d * Eigen::Vector3d::Unit(j))) / (2 * d) * h.RL.transpose();
+    T.col(j) = Eigen::Vector3d(S(2, 1) - S(1, 2), S(0, 2) - S(2, 0), S(1, 0) - S(0, 1)) / 2.0;
+  }
+  const Eigen::Vector3d force = h.F * h.k, moment = T.transpose() * (h.M * h.k);
+  for (int i = 0; i < 3; ++i) {
+    w.model.add_load(w.end, static_cast<Component>(i), force[i]);
+    w.model.add_load(w.end, static_cast<Component>(3 + i), moment[i]);
+  }
+  w.model.finalize();
+}
+}  // namespace
+
+TEST_CASE("Helix under an end moment with an axial force (a wrench on its axis): the exact helix at λ = 1 as h²",
+          "[frame3d][helix][wrench-helix]") {
+  const WrenchHelix h;
+  INFO("F " << h.F << " M " << h.M << " exact tip " << h.xL.transpose());
+  REQUIRE(std::abs(h.F) > 0.3);  // a real axial force: −0.438
+  const int meshes[3] = {8, 16, 32};
+  Eigen::Vector3d tip[3];
+  double err[3];
+  for (int m = 0; m < 3; ++m) {
+    WrenchModel w;
+    build_wrench_helix(w, h, meshes[m]);
+    // auto_scale off and a Newton floor of 10 eps EA_arm: the arm is 10⁶ times
+    // stiffer in bending than the rod (as the levers of [qt-helix]).
+    const Vector q = traced_state(w.model, 1.0, 2.0e8, false);
+    tip[m] = node_x(w.model, q, w.tip);
+    err[m] = (tip[m] - h.xL).norm();
+    // The arm's end on the axis, the tip's rotation the helix's (to the mesh error).
+    const double rot_err = (rotation_matrix(node_psi(w.model, q, w.tip)) - h.RL).norm();
+    UNSCOPED_INFO(std::setprecision(10) << "n " << meshes[m] << " tip " << tip[m].transpose() << " error " << err[m]
+                                        << " |R − R(L)| " << rot_err << " arm end off the axis point "
+                                        << (node_x(w.model, q, w.end) - h.pL).norm());
+    CHECK(rot_err <= 20.0 * err[m]);
+    CHECK((node_x(w.model, q, w.end) - h.pL).norm() <= 3.0 * err[m]);
+  }
+  const Eigen::Vector3d richardson = (4.0 * tip[2] - tip[1]) / 3.0;
+  INFO(std::setprecision(10) << "ratios " << err[0] / err[1] << " " << err[1] / err[2] << " Richardson error "
+                             << (richardson - h.xL).norm());
+  CHECK(err[0] / err[1] >= 3.9);
+  CHECK(err[0] / err[1] <= 4.1);
+  CHECK(err[1] / err[2] >= 3.9);
+  CHECK(err[1] / err[2] <= 4.1);
+  // Measured: errors 3.023e-3, 7.569e-4, 1.891e-4 (ratios 3.993, 4.003), Richardson
+  // 2.1e-7 from the inextensible, unshearable continuum: the rod's own axial and
+  // shear flexibility, F/EA ≈ 2.2e-7 (EA = GA = 2e6).
+  CHECK((richardson - h.xL).norm() <= 1e-6);
 }
 
 
