@@ -29,7 +29,7 @@ const Eigen::Vector3d kAxisA(0.3, -1.0, 0.4), kAxisB(1.0, 0.2, 0.5);  // not uni
 // either: the element does not need it).
 const Eigen::Vector3d kAxisA2(1.0, 0.5, 0.2), kAxisB2(-0.2, 0.9, 0.6);
 // The ends' hinge angle counts tested: one-axis at either or both ends, two-axis.
-const std::pair<int, int> kEnds[] = {{1, 0}, {0, 1}, {1, 1}, {2, 0}, {0, 2}, {2, 2}, {1, 2}};
+const std::pair<int, int> kEnds[] = {{1, 0}, {0, 1}, {1, 1}, {2, 0}, {0, 2}, {2, 2}, {1, 2}, {2, 1}};
 
 Eigen::Vector3d random_unit(std::mt19937& rng) {
   std::uniform_real_distribution<double> u(-1.0, 1.0);

@@ -810,8 +810,9 @@ namespace {
 // Between 0 and 1 the path is not helical; at λ = 1 the exact state is. Data:
 // r = 1, θ = 60°, ω = 0.3, EI = 2, GJ = 1.2: F = −0.438231, M = 1.479038; L = 2
 // (the tip turns by L sinθ/r = 1.73 rad about k). With L = 3 the helical state lies
-// just past a fold of the proportional path (LP1 at λ = 0.99705, LP2 at 0.911):
-// the state the path reaches at λ = 1 is then another equilibrium.
+// just past a fold of the proportional path (LP1 at λ = 0.99705, LP2 at 0.911,
+// measured once while choosing the data): the state the path reaches at λ = 1 is
+// then another equilibrium.
 struct WrenchHelix {
   double r = 1.0, theta = kPi / 3.0, omega = 0.3, L = 2.0, EI = 2.0, GJ = 1.2;
   Eigen::Vector3d k, c;
@@ -883,7 +884,7 @@ TEST_CASE("Helix under an end moment with an axial force (a wrench on its axis):
     UNSCOPED_INFO(std::setprecision(10) << "n " << meshes[m] << " tip " << tip[m].transpose() << " error " << err[m]
                                         << " |R − R(L)| " << rot_err << " arm end off the axis point "
                                         << (node_x(w.model, q, w.end) - h.pL).norm());
-    CHECK(rot_err <= 20.0 * err[m]);
+    CHECK(rot_err <= 2.0 * err[m]);  // measured ≈ 1.0 err
     CHECK((node_x(w.model, q, w.end) - h.pL).norm() <= 3.0 * err[m]);
   }
   const Eigen::Vector3d richardson = (4.0 * tip[2] - tip[1]) / 3.0;

@@ -188,6 +188,7 @@ class Builder {
   std::map<std::pair<int, int>, const Entry*> penalty_held_;  // (node index, component) → its penalty_fix
   const Entry* first_load_ = nullptr;
   const Entry* first_typed_moment_ = nullptr;  // the first model.load marked semitangential or quasitangential
+  const Entry* first_axis_hinge_ = nullptr;    // the first 3D hinge with 'about' (one- or two-axis)
   std::optional<std::pair<int, Component>> first_load_dof_;
 };
 
@@ -902,7 +903,8 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
         i += 1;
       } else {
         if (dim_ != 3)
-          f.fail("'about' (a one-axis hinge) is for space frames, model.dim = 3: a plane hinge releases rz", grammar);
+          f.fail("'about' (a one- or two-axis hinge) is for space frames, model.dim = 3: a plane hinge releases rz",
+                 grammar);
         if (axis != Eigen::Vector3d::Zero()) f.fail("'about' given twice", grammar);
         // Three fields (one axis) or six (a two-axis joint), up to the next option or the end.
         std::size_t count = 0;
@@ -927,6 +929,7 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
                    "two axes that are not parallel (a universal joint: perpendicular)");
         }
         i += count;
+        if (!first_axis_hinge_) first_axis_hinge_ = &f.entry();
       }
     }
     for (std::size_t i = 1; i < last; ++i) {
@@ -1393,6 +1396,14 @@ void Builder::read_dynamics(Spec& s) {
                       "a semitangential or quasitangential moment depends on the rotation; the dynamics applies the "
                       "fixed pattern lambda r only: not supported there",
                       "no 'semitangential' or 'quasitangential' with [dynamics]");
+  // The mass model lumps a member's line density on its two ends' matching dofs
+  // (dynamics/mass.cpp); a hinge angle has no such partner and no rotary inertia of
+  // its own there.
+  if (first_axis_hinge_)
+    throw ConfigError(first_axis_hinge_->file, first_axis_hinge_->line, first_axis_hinge_->key,
+                      "the dynamics has no mass model for the angle of a one- or two-axis hinge ('about'): not "
+                      "supported there",
+                      "a ball joint (no 'about') or a rigid joint with [dynamics]");
   const std::string scheme = *c_.text("dynamics.integrator");
   dynamics::IntegratorOptions& o = d.integrator;
   o.scheme = scheme == "midpoint"     ? dynamics::Scheme::Midpoint

@@ -60,8 +60,9 @@ struct Beam3DSection {
 // axis2 ≠ 0 as well: a two-axis (universal, Cardan) joint (S.15). Two unknowns,
 // α (dof `slot`) and β (dof `slot + 1`): the section turns with
 // R_n exp(α â) exp(β b̂), b̂ = axis2/|axis2| in reference axes carried by the cross
-// (the first rotation turns it); the relative rotation about the third direction
-// stays exactly zero. The two axes must not be parallel.
+// (the first rotation turns it); there is no third angle: the moment about the
+// direction normal to both current axes is carried. The two axes must not be
+// parallel.
 struct Beam3DEnd {
   int slot = 0;
   bool spin_held = false;
