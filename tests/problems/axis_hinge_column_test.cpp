@@ -14,6 +14,7 @@
 #include "senda/critical/branch.hpp"
 #include "senda/input/builder.hpp"
 #include "senda/model/model.hpp"
+#include "support/primary_path.hpp"
 
 using namespace senda;
 using namespace senda::continuation;
@@ -37,14 +38,7 @@ std::string column_cfg(int n, const std::string& hinge, const std::string& stiff
          "[continuation]\ninitial_step = 0.25\nmax_step_ratio = 1\n[stop]\nmax_steps = 400\nlambda_max = 30\n";
 }
 
-std::vector<CriticalPoint> primary_points(const input::Spec& spec) {
-  Options o = spec.analysis.explorer.path;
-  PathFollower pf(*spec.model, o);
-  REQUIRE(pf.start(Vector::Zero(spec.model->size()), 0.0));
-  CriticalPointFinder finder(FinderOptions{});
-  while (pf.advance()) finder.check(pf, 0);
-  return finder.points();
-}
+using senda::testing::primary_points;
 
 constexpr double kPi = std::numbers::pi;
 

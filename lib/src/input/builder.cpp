@@ -158,6 +158,7 @@ class Builder {
     Eigen::Vector3d axis2_a = Eigen::Vector3d::Zero(), axis2_b = Eigen::Vector3d::Zero();
   };
   void read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids);
+  void read_thin_walled(std::vector<Member>& members, const std::map<int, Entry>& ids);
   void read_penalties(const std::function<int(const Fields&)>& check_id);
   std::vector<Component> penalty_components(const Fields& f, std::size_t first, std::size_t last);
   std::vector<Component> component_or_all(const Fields& f, std::size_t i, const std::string& prefix) const;
@@ -189,6 +190,7 @@ class Builder {
   const Entry* first_load_ = nullptr;
   const Entry* first_typed_moment_ = nullptr;  // the first model.load marked semitangential or quasitangential
   const Entry* first_axis_hinge_ = nullptr;    // the first 3D hinge with 'about' (one- or two-axis)
+  const Entry* first_thin_walled_ = nullptr;   // the first model.thin_walled
   std::optional<std::pair<int, Component>> first_load_dof_;
 };
 
@@ -676,6 +678,7 @@ void Builder::read_elements() {
     members.back().ref = ref;
   }
   read_hinges(members, ids);
+  read_thin_walled(members, ids);
   for (const Member& m : members) {
     // model.imperfection: the intermediate nodes at the perfect member's points
     // (its ends' positions without their offsets) moved by their own offsets.
@@ -851,6 +854,23 @@ void Builder::read_penalties(const std::function<int(const Fields&)>& check_id) 
   }
 }
 
+// The error for a MEMBER field (of `who`: "a hinge") whose id is not a beam
+// member's: an element inside a meshed member, another kind of element (`why`
+// follows its line), or nothing.
+[[noreturn]] static void not_a_member(const Fields& f, int id, const std::map<int, Entry>& ids, const std::string& who,
+                                      const std::string& why, const std::string& expect) {
+  const auto e = ids.find(id);
+  if (e != ids.end() && e->second.key == "model.beam")
+    f.fail("MEMBER: " + std::to_string(id) + " is an element inside the member of line " +
+               std::to_string(e->second.line) + ": " + who + " names a member by its ID (the first field of beam)",
+           expect);
+  if (e != ids.end())
+    f.fail("MEMBER: element " + std::to_string(id) + " is a " + e->second.key.substr(6) + " (line " +
+               std::to_string(e->second.line) + "), not a beam member" + why,
+           expect);
+  f.fail("MEMBER: no beam member has id " + std::to_string(id), expect);
+}
+
 // hinge = NODE MEMBER [MEMBER ...] [spring K]: each listed member gets its own end
 // rotation at NODE (Model::add_dof): rz in 2D, a rotation vector rx ry rz in 3D (a
 // ball joint, docs/notes/beam3d.md S.10); with "spring K" a rotational spring joins
@@ -935,18 +955,8 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
     for (std::size_t i = 1; i < last; ++i) {
       const int id = f.id(i, "MEMBER");
       const auto it = member_index.find(id);
-      if (it == member_index.end()) {
-        const auto e = ids.find(id);
-        if (e != ids.end() && e->second.key == "model.beam")
-          f.fail("MEMBER: " + std::to_string(id) + " is an element inside the member of line " +
-                     std::to_string(e->second.line) + ": a hinge names a member by its ID (the first field of beam)",
-                 "the id of a model.beam member with an end at NODE");
-        if (e != ids.end())
-          f.fail("MEMBER: element " + std::to_string(id) + " is a " + e->second.key.substr(6) + " (line " +
-                     std::to_string(e->second.line) + "), not a beam member: only beams carry moments",
-                 "the id of a model.beam member with an end at NODE");
-        f.fail("MEMBER: no beam member has id " + std::to_string(id), "the id of a model.beam member with an end at NODE");
-      }
+      if (it == member_index.end())
+        not_a_member(f, id, ids, "a hinge", ": only beams carry moments", "the id of a model.beam member with an end at NODE");
       Member& m = members[it->second];
       if (m.a != n.index && m.b != n.index)
         f.fail("member " + std::to_string(id) + " does not touch node " + std::to_string(node_id) + " (it joins nodes " +
@@ -1024,6 +1034,43 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
   }
 }
 
+// thin_walled = MEMBER EIW GIW (3D): the member's elements get the warping
+// unknowns of its nodes and the Wagner term (docs/notes/beam3d.md S.16).
+void Builder::read_thin_walled(std::vector<Member>& members, const std::map<int, Entry>& ids) {
+  const std::vector<Fields> records_ = records("model.thin_walled");
+  if (records_.empty()) return;
+  const char* expect = "the id of a model.beam member";
+  if (dim_ != 3)
+    records_.front().fail("thin-walled members (warping torsion, the Wagner term) are for space frames, model.dim = 3",
+                          "model.dim = 3");
+  std::map<int, std::size_t> member_index;
+  for (std::size_t i = 0; i < members.size(); ++i) member_index[members[i].id] = i;
+  std::map<int, const Entry*> given;
+  for (const Fields& f : records_) {
+    f.require(3, 4);
+    const int id = f.id(0, "MEMBER");
+    const auto it = member_index.find(id);
+    if (it == member_index.end()) not_a_member(f, id, ids, "a thin-walled line", "", expect);
+    if (const auto g = given.find(id); g != given.end())
+      f.fail("member " + std::to_string(id) + " is already thin-walled (line " + std::to_string(g->second->line) + ")",
+             "each member once");
+    given.emplace(id, &f.entry());
+    Member& m = members[it->second];
+    for (const Entry* h : {m.hinge_a, m.hinge_b})
+      if (h)
+        f.fail("member " + std::to_string(id) + " is released by the hinge at line " + std::to_string(h->line) +
+                   ": a thin-walled member needs rigid ends (its warping unknowns are its nodes')",
+               "a member with no hinge at its ends");
+    m.section3.EIw = f.positive(1, "EIW");
+    m.section3.GIw = f.positive(2, "GIW");
+    if (f.size() == 4) {
+      m.section3.EK4 = f.real(3, "EK4");
+      if (!(m.section3.EK4 >= 0.0)) f.fail("EK4 must be >= 0, found " + f[3], "[0, inf)");
+    }
+    if (!first_thin_walled_) first_thin_walled_ = &f.entry();
+  }
+}
+
 void Builder::read_supports_and_loads() {
   // The node's own rotation of a hinged node exists only if a member there is not
   // released (or a spring holds it).
@@ -1039,6 +1086,17 @@ void Builder::read_supports_and_loads() {
     if (f.size() < 2) f.fail("expected a node and at least one component, found " + std::to_string(f.size()) + " field(s)");
     const std::vector<const NodeInfo*> at = nodes_at(f, 0, "NODE");
     for (std::size_t i = 1; i < f.size(); ++i) {
+      if (f[i] == "warp") {
+        // Restrained warping (S.16): the node's warping unknown held at 0.
+        for (const NodeInfo* n : at) {
+          if (model_->warping_slot(n->index) == 0)
+            f.fail("node " + std::to_string(model_->node_id(n->index)) +
+                       " warp: the node has no warping unknown (no model.thin_walled member there)",
+                   "a node of a thin-walled member");
+          model_->fix_warping(n->index);
+        }
+        continue;
+      }
       const std::vector<Component> comps = component_or_all(f, i, "");
       for (const NodeInfo* n : at)
         for (Component c : comps) {
@@ -1399,6 +1457,11 @@ void Builder::read_dynamics(Spec& s) {
   // The mass model lumps a member's line density on its two ends' matching dofs
   // (dynamics/mass.cpp); a hinge angle has no such partner and no rotary inertia of
   // its own there.
+  if (first_thin_walled_)
+    throw ConfigError(first_thin_walled_->file, first_thin_walled_->line, first_thin_walled_->key,
+                      "the dynamics has no mass model for the warping unknowns of a thin-walled member: not supported "
+                      "there",
+                      "no model.thin_walled with [dynamics]");
   if (first_axis_hinge_)
     throw ConfigError(first_axis_hinge_->file, first_axis_hinge_->line, first_axis_hinge_->key,
                       "the dynamics has no mass model for the angle of a one- or two-axis hinge ('about'): not "

@@ -58,6 +58,13 @@ const std::vector<OptionSpec>& option_table() {
        "with 'about VX VY VZ WX WY WZ' a two-axis (universal) joint: the end turns about V (carried by the "
        "node), then about W (carried by the cross), two angles, a spring K on each; partial releases by "
        "name refused"},
+      {"model.thin_walled", T::Record, nullptr, "MEMBER EIW GIW [EK4]", true,
+       "3D: the beam member MEMBER is thin-walled (open section, shear centre at the centroid): its nodes get a "
+       "warping unknown 'warp' (the twist rate of the warping, shared with the other thin-walled members at the "
+       "node; free unless 'fix = NODE warp'), EIW > 0 the warping stiffness E I_w, GIW > 0 the warping shear "
+       "stiffness tying it to the twist (large: Vlasov), the Wagner term r^2 = (EI2 + EI3)/EA, and EK4 >= 0 "
+       "(default 0) the fourth-order torsion term E (int rho^4 dA - Ip^2/A) that makes the torsional "
+       "post-buckling path rise (0: neutral)"},
       {"model.spring", T::Record, nullptr, "ID NODE_A NODE_B|ground COMPONENT K", true,
        "linear spring K > 0 on COMPONENT (ux uy uz rz) between two nodes or to ground; "
        "COMPONENT axial: a spring along the line between the nodes (force/length)"},
@@ -68,7 +75,8 @@ const std::vector<OptionSpec>& option_table() {
        "penalty joint (seed 003 Tie) between two nodes at the same position: energy 1/2 KAPPA (x_b - x_a)^2 on the "
        "listed components (as penalty_fix); KAPPA > 0"},
       {"model.fix", T::Record, nullptr, "NODE COMP [COMP ...]", true,
-       "support: fixes the listed components (ux uy uz rz, rx ry in 3D, or all = every translation); "
+       "support: fixes the listed components (ux uy uz rz, rx ry in 3D, or all = every translation; warp: the "
+       "warping unknown of a thin-walled member's node, 3D); "
        "group:NAME: at every node of that physical group of model.mesh"},
       {"model.load", T::Record, nullptr, "NODE COMP VALUE [semitangential|quasitangential]", true,
        "reference load pattern r, scaled by the load factor lambda (force units; moments on rx ry rz); "

@@ -179,13 +179,41 @@ Eigen::Matrix<T, 6, 1> strains_of(const Eigen::Matrix<T, 12, 1>& u, const Eigen:
                          quat_exp(psi_b), xa, xb, L0, R0);
 }
 
-// The section energy of the strains e (S.5).
+// r² = I_p/A of the Wagner term (S.16a), 0 for the plain rod.
+double wagner_r2(const Beam3DSection& c) {
+  return c.EIw > 0.0 ? (c.EI2 + c.EI3) / c.EA : 0.0;
+}
+
+// The section energy of the strains e (S.5); thin-walled (S.16a): Γ₁ + ½ r² κ₁² in
+// place of Γ₁ (the Wagner term) and ⅛ EK4 κ₁⁴.
 template <class T>
 T section_energy(const Eigen::Matrix<T, 6, 1>& e, double L0, const Beam3DSection& c) {
   const double k[6] = {c.EA, c.GA2, c.GA3, c.GJ, c.EI2, c.EI3};
-  T w = C<T>(0.0);
-  for (int i = 0; i < 6; ++i) w = w + C<T>(k[i]) * e[i] * e[i];
+  const double r2 = wagner_r2(c);
+  const T axial = r2 > 0.0 ? T(e[0] + C<T>(0.5 * r2) * e[3] * e[3]) : e[0];
+  T w = C<T>(k[0]) * axial * axial;
+  for (int i = 1; i < 6; ++i) w = w + C<T>(k[i]) * e[i] * e[i];
+  if (c.EK4 > 0.0) w = w + C<T>(0.25 * c.EK4) * e[3] * e[3] * e[3] * e[3];
   return C<T>(0.5 * L0) * w;  // (S.5)
+}
+
+// The warping energy of a thin-walled element (S.16b): the nodal warping unknowns
+// ω_a, ω_b interpolated linearly, one-point integration as for the strains,
+//   L₀ [½ EI_w ((ω_b − ω_a)/L₀)² + ½ GI_w (κ₁ − ½(ω_a + ω_b))²].
+template <class T>
+T warping_energy(const T& kappa1, const T& wa, const T& wb, double L0, const Beam3DSection& c) {
+  const T dw = (wb - wa) / C<T>(L0);
+  const T shear = kappa1 - C<T>(0.5) * (wa + wb);
+  return C<T>(0.5 * L0) * (C<T>(c.EIw) * dw * dw + C<T>(c.GIw) * shear * shear);
+}
+
+// The energy of a thin-walled element, x = (the 12 of strains_of, ω_a, ω_b).
+template <class T>
+T thin_walled_energy(const Eigen::Matrix<T, 14, 1>& x, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb,
+                     double L0, const Eigen::Matrix3d& R0, const Beam3DSection& c) {
+  const Eigen::Matrix<T, 12, 1> u = x.template head<12>();
+  const Eigen::Matrix<T, 6, 1> e = strains_of(u, xa, xb, L0, R0);
+  return section_energy(e, L0, c) + warping_energy(e[3], x[12], x[13], L0, c);
 }
 
 // One- and two-axis hinges (S.13, S.15): the local vector holds, per end, the
@@ -274,6 +302,11 @@ Beam3D::Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const 
   const Beam3DSection& s = section;
   if (!(s.EA > 0) || !(s.GA2 > 0) || !(s.GA3 > 0) || !(s.GJ > 0) || !(s.EI2 > 0) || !(s.EI3 > 0))
     throw std::invalid_argument(name + ": EA, GA2, GA3, GJ, EI2 and EI3 must be > 0");
+  if (!(s.EIw >= 0.0) || !std::isfinite(s.EIw) || !(s.GIw >= 0.0) || !std::isfinite(s.GIw) ||
+      (s.EIw > 0.0) != (s.GIw > 0.0) || !(s.EK4 >= 0.0) || !std::isfinite(s.EK4) || (s.EK4 > 0.0 && !(s.EIw > 0.0)))
+    throw std::invalid_argument(name + ": EIw and GIw must both be > 0 (a thin-walled member) or both 0, EK4 >= 0 "
+                                "and only with them");
+  warping_ = s.EIw > 0.0;
   const Eigen::Vector3d e1 = d / L0_;
   const double rn = ref.norm();
   if (!(rn > 0.0) || !std::isfinite(rn)) throw std::invalid_argument(name + ": the reference vector is zero");
@@ -295,6 +328,9 @@ Beam3D::Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const 
     const int n = k == 0 ? node_a : node_b;
     const Beam3DEnd& end = ends[k];
     if (end.slot < 0 || (end.spin_held && end.slot == 0)) misuse(name + ": bad end", __LINE__);
+    if (warping_ != (end.warp > 0) || (warping_ && (end.slot != 0 || end.axis != Eigen::Vector3d::Zero())))
+      misuse(name + ": a thin-walled member needs a warping unknown at each end, rigid ends, and only it one",
+             __LINE__);
     offset_[k] = static_cast<int>(dofs_.size());
     for (int c = 0; c < 3; ++c) {
       dofs_.push_back({n, static_cast<Component>(c)});
@@ -335,6 +371,10 @@ Beam3D::Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const 
       columns.push_back(col);
     }
   }
+  if (warping_) {
+    dofs_.push_back({node_a, Component::Rx, end_a.warp});
+    dofs_.push_back({node_b, Component::Rx, end_b.warp});
+  }
   if (hinged_) {
     if (!plain_) misuse(name + ": a hinged end with a spin-held end", __LINE__);
     plain_ = false;
@@ -365,12 +405,26 @@ Eigen::Matrix<double, 6, 1> Beam3D::strains(const Eigen::VectorXd& u_e) const {
   return strains_of<double>(full_state(u_e), xa_, xb_, L0_, R0_);
 }
 
+namespace {
+Eigen::Matrix<double, 14, 1> checked14(const Eigen::VectorXd& u_e) {
+  if (u_e.size() != 14) misuse("Beam3D: a thin-walled element has 14 entries", __LINE__);
+  return u_e;
+}
+}  // namespace
+
 Eigen::Matrix<double, 6, 1> Beam3D::stress_resultants(const Eigen::VectorXd& u_e) const {
   const Eigen::Matrix<double, 6, 1> e = strains(u_e);
   const Beam3DSection& c = section_;
-  return (Eigen::Matrix<double, 6, 1>() << c.EA * e[0], c.GA2 * e[1], c.GA3 * e[2], c.GJ * e[3], c.EI2 * e[4],
-          c.EI3 * e[5])
-      .finished();
+  Eigen::Matrix<double, 6, 1> s;
+  s << c.EA * e[0], c.GA2 * e[1], c.GA3 * e[2], c.GJ * e[3], c.EI2 * e[4], c.EI3 * e[5];
+  if (warping_) {
+    // ∂(W/L₀)/∂Γ₁ and ∂(W/L₀)/∂κ₁ of (S.16a, S.16b).
+    const double r2 = wagner_r2(c);
+    s[0] = c.EA * (e[0] + 0.5 * r2 * e[3] * e[3]);
+    s[3] = c.GJ * e[3] + s[0] * r2 * e[3] + 0.5 * c.EK4 * e[3] * e[3] * e[3] +
+           c.GIw * (e[3] - 0.5 * (u_e[12] + u_e[13]));
+  }
+  return s;
 }
 
 Eigen::Matrix3d Beam3D::section_frame(const Eigen::VectorXd& u_e) const {
@@ -391,6 +445,7 @@ Eigen::Matrix3d Beam3D::section_frame(const Eigen::VectorXd& u_e) const {
 
 double Beam3D::energy(const Eigen::VectorXd& u_e) const {
   if (hinged_) return section_energy(strains(u_e), L0_, section_);
+  if (warping_) return thin_walled_energy<double>(checked14(u_e), xa_, xb_, L0_, R0_, section_);
   return energy_of<double>(full_state(u_e), xa_, xb_, L0_, R0_, section_);
 }
 
@@ -408,6 +463,7 @@ Vec12 Beam3D::full_state(const Eigen::VectorXd& u_e) const {
     }
     return u;
   }
+  if (warping_) return checked14(u_e).head<12>();
   if (u_e.size() != P_.cols()) misuse("Beam3D: u_e must have one entry per dof", __LINE__);
   if (plain_) return u_e;
   return P_ * u_e;
@@ -453,6 +509,11 @@ void Beam3D::compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::Ma
     }
     return;
   }
+  if (warping_) {
+    const auto W = [&](const auto& x) { return thin_walled_energy(x, xa_, xb_, L0_, R0_, section_); };
+    ad_force_tangent<14>(W, checked14(u_e), f_e, K_e);
+    return;
+  }
   const Vec12 u = full_state(u_e);
   const auto W = [&](const auto& x) { return energy_of(x, xa_, xb_, L0_, R0_, section_); };
   if (plain_) {
@@ -481,6 +542,11 @@ bool Beam3D::tangent_derivative(const Eigen::VectorXd& u_e, const Eigen::VectorX
       case 16: out_e = hinged_tangent_derivative<16>(ends, xa_, xb_, L0_, R0_, section_, u_e, a_e, b_e); break;
       default: misuse("Beam3D: a hinged element has 13 to 16 entries", __LINE__);
     }
+    return true;
+  }
+  if (warping_) {
+    const auto W = [&](const auto& x) { return thin_walled_energy(x, xa_, xb_, L0_, R0_, section_); };
+    out_e = ad_tangent_derivative<14>(W, checked14(u_e), checked14(a_e), checked14(b_e));
     return true;
   }
   const auto W = [&](const auto& x) { return energy_of(x, xa_, xb_, L0_, R0_, section_); };
@@ -544,11 +610,19 @@ std::vector<int> mesh_member_3d(Model& model, int node_a, int node_b, int n, con
                                                                ? Eigen::Vector3d(xa + (xb - xa) * (static_cast<double>(k) / n))
                                                                : inner[static_cast<std::size_t>(k - 1)]));
   nodes.push_back(node_b);
-  for (int k = 0; k < n; ++k)
+  // A thin-walled member (S.16): every node of it gets (or shares) the node's
+  // warping unknown.
+  std::vector<int> warp(nodes.size(), 0);
+  if (section.EIw > 0.0)
+    for (std::size_t k = 0; k < nodes.size(); ++k) warp[k] = model.warping_dof(nodes[k]);
+  for (int k = 0; k < n; ++k) {
+    Beam3DEnd a = k == 0 ? end_a : Beam3DEnd{}, b = k + 1 == n ? end_b : Beam3DEnd{};
+    a.warp = warp[static_cast<std::size_t>(k)];
+    b.warp = warp[static_cast<std::size_t>(k + 1)];
     model.add_element(std::make_unique<Beam3D>(first_element_id + k, nodes[k], nodes[k + 1],
                                                model.node_position(nodes[k]), model.node_position(nodes[k + 1]),
-                                               section, ref, k == 0 ? end_a : Beam3DEnd{},
-                                               k + 1 == n ? end_b : Beam3DEnd{}));
+                                               section, ref, a, b));
+  }
   return nodes;
 }
 

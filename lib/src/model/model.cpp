@@ -60,6 +60,32 @@ int Model::add_dof(int node, Component c, std::string label, std::string name) {
   return extra_dof_count(node);
 }
 
+int Model::warping_dof(int node) {
+  check_mutable();
+  check_node(node);
+  if (const int slot = warping_slot(node)) return slot;
+  ExtraDof x{Component::Rx, {}, "warp"};
+  x.warping = true;
+  nodes_[node].extra.push_back(std::move(x));
+  return extra_dof_count(node);
+}
+
+int Model::warping_slot(int node) const {
+  check_node(node);
+  const auto& extra = nodes_[node].extra;
+  for (std::size_t k = 0; k < extra.size(); ++k)
+    if (extra[k].warping) return static_cast<int>(k) + 1;
+  return 0;
+}
+
+void Model::fix_warping(int node) {
+  check_mutable();
+  const int slot = warping_slot(node);
+  if (slot == 0)
+    throw ModelError("node " + std::to_string(nodes_[node].id) + " has no warping unknown (no thin-walled member there)");
+  nodes_[node].extra[static_cast<std::size_t>(slot - 1)].fixed = true;
+}
+
 void Model::fix(int node, Component c) {
   check_mutable();
   check_node(node);
@@ -117,8 +143,8 @@ void Model::finalize() {
     }
     for (std::size_t k = 0; k < n.extra.size(); ++k) {
       ExtraDof& x = n.extra[k];
-      x.eq = x.used ? neq_++ : -1;
-      if (x.used) eq_dof_.push_back({i, x.c, static_cast<int>(k) + 1});
+      x.eq = x.used && !x.fixed ? neq_++ : -1;
+      if (x.eq >= 0) eq_dof_.push_back({i, x.c, static_cast<int>(k) + 1});
     }
   }
   if (neq_ == 0) throw ModelError("every degree of freedom is fixed: nothing to solve");
@@ -325,7 +351,9 @@ void Model::dg_dlambda(const Vector& q, double /*lambda*/, Vector& out) const {
 }
 
 DofKind Model::dof_kind(int i) const {
-  const Component c = eq_dof_[i].component;
+  const DofRef& d = eq_dof_[i];
+  if (d.slot > 0 && nodes_[d.node].extra[static_cast<std::size_t>(d.slot - 1)].warping) return DofKind::Generic;
+  const Component c = d.component;
   return static_cast<int>(c) < 3 ? DofKind::Translation : DofKind::Rotation;
 }
 
@@ -371,8 +399,8 @@ std::string Model::dof_name(int i) const {
   const Node& n = nodes_[d.node];
   if (d.slot > 0) {
     const ExtraDof& x = n.extra[d.slot - 1];
-    return "node " + std::to_string(n.id) + " " + (x.name.empty() ? to_string(d.component) : x.name) + " (" +
-           x.label + ")";
+    const std::string s = "node " + std::to_string(n.id) + " " + (x.name.empty() ? to_string(d.component) : x.name);
+    return x.label.empty() ? s : s + " (" + x.label + ")";
   }
   std::string s = "node " + std::to_string(n.id) + " " + to_string(d.component);
   return s;

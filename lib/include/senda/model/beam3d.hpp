@@ -43,6 +43,18 @@ struct Beam3DSection {
   double GJ = 0.0;   // torsion
   double EI2 = 0.0;  // bending about e₂
   double EI3 = 0.0;  // bending about e₃
+  // Thin-walled (open-section) theory, docs/notes/beam3d.md S.16, when EIw > 0:
+  // the warping stiffness EI_w (force·length⁴) of the nodal warping unknowns ω,
+  // the warping shear stiffness GI_w (force·length²) that ties ω to the twist
+  // rate κ₁ (Benscoter; GI_w → ∞ is Vlasov's ω = κ₁), and the Wagner term: the
+  // axial strain of the section's fibres is taken as Γ₁ + ½ r² κ₁² with
+  // r² = I_p/A = (EI2 + EI3)/EA (shear centre at the centroid: doubly symmetric
+  // sections), and the fourth-order term ⅛ EK4 κ₁⁴, EK4 = E (∫ρ⁴ dA − I_p²/A) ≥ 0
+  // (ρ the distance from the centroid; 0: the torsional post-buckling path is
+  // neutral). EIw = 0: the plain rod, none of this.
+  double EIw = 0.0;
+  double GIw = 0.0;
+  double EK4 = 0.0;
 };
 
 // Which rotation unknowns an element end refers to (ball joints, docs/notes/beam3d.md
@@ -63,11 +75,14 @@ struct Beam3DSection {
 // (the first rotation turns it); there is no third angle: the moment about the
 // direction normal to both current axes is carried. The two axes must not be
 // parallel.
+// warp > 0: the end's node's warping unknown (Model::warping_dof), for a member
+// with section.EIw > 0 (both ends need one; with no hinge, ball joint or spin held).
 struct Beam3DEnd {
   int slot = 0;
   bool spin_held = false;
   Eigen::Vector3d axis = Eigen::Vector3d::Zero();
   Eigen::Vector3d axis2 = Eigen::Vector3d::Zero();
+  int warp = 0;
 };
 
 class Beam3D final : public Element {
@@ -78,7 +93,8 @@ class Beam3D final : public Element {
   // unknowns of each end (default: the nodes' own); the local vector u_e has 12
   // entries, 11 or 10 with spin_held ends, 13 to 16 with one- and two-axis hinges
   // (dofs() order: per end ux uy uz, the rotation vector, then α (and β) at a
-  // hinged end).
+  // hinged end), 14 for a thin-walled member (section.EIw > 0: the 12, then ω_a,
+  // ω_b).
   Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb,
          const Beam3DSection& section, const Eigen::Vector3d& ref, const Beam3DEnd& end_a = {},
          const Beam3DEnd& end_b = {});
@@ -100,7 +116,8 @@ class Beam3D final : public Element {
   // The section frame at the midpoint, R_m R₀ = [e₁ e₂ e₃] turned (S.3): columns in
   // global axes (VTK output draws e₂ so that the twist shows).
   Eigen::Matrix3d section_frame(const Eigen::VectorXd& u_e) const;
-  // (N, Q₂, Q₃, T, M₂, M₃) = (C_N Γ, C_M κ).
+  // (N, Q₂, Q₃, T, M₂, M₃) = (C_N Γ, C_M κ); thin-walled (S.16): N = EA(Γ₁ + ½r²κ₁²)
+  // and T = ∂W/∂κ₁ / L₀, the whole torque (Saint-Venant, Wagner and warping shear).
   Eigen::Matrix<double, 6, 1> stress_resultants(const Eigen::VectorXd& u_e) const;
   // The 12 entries (u_a, ψ_a, u_b, ψ_b), global components, of the local vector u_e:
   // u_e itself unless an end holds its spin (then ψ = R₀ (0, a₂, a₃)) or is a
@@ -122,6 +139,7 @@ class Beam3D final : public Element {
   // in u_e, how many hinge angles follow its rotation vector (0, 1 or 2) and the
   // unit axes.
   bool hinged_ = false;
+  bool warping_ = false;  // thin-walled: u_e = (the 12, ω_a, ω_b)
   int offset_[2] = {0, 6};
   int angles_[2] = {0, 0};
   Eigen::Vector3d axis_[2] = {Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero()};
@@ -162,6 +180,8 @@ Eigen::Vector3d rotation_vector(const Eigen::Matrix3d& R);
 // end_a, end_b: the rotation unknowns of the member's ends (ball joints; the
 // intermediate nodes are the member's own). inner: the positions of the n − 1
 // intermediate nodes (an imperfect member); empty: equally spaced on the chord.
+// section.EIw > 0 (thin-walled, S.16): every node of the member gets the node's
+// warping unknown (Model::warping_dof, shared with the other thin-walled members there).
 std::vector<int> mesh_member_3d(Model& model, int node_a, int node_b, int n, const Beam3DSection& section,
                                 const Eigen::Vector3d& ref, int first_node_id, int first_element_id,
                                 const Beam3DEnd& end_a = {}, const Beam3DEnd& end_b = {},

@@ -48,7 +48,17 @@ class Model final : public Problem {
   // replaces the component's name there ("r2": a component in a member's section
   // axes, Beam3DEnd::spin_held).
   int add_dof(int node, Component c, std::string label, std::string name = {});
+  // The node's warping unknown ω (the twist rate that sets the warping of thin-walled
+  // members, docs/notes/beam3d.md S.16): one additional dof, stored as an Rx slot
+  // named "warp" ("node 3 warp" in dof_name), shared by every thin-walled member at
+  // the node, of kind DofKind::Generic (its unit is 1/length). Created on the first
+  // call; returns its slot.
+  int warping_dof(int node);
+  // The slot of the node's warping unknown, 0 if it has none.
+  int warping_slot(int node) const;
   void fix(int node, Component c);
+  // Holds the node's warping unknown at 0 (restrained warping); it must exist.
+  void fix_warping(int node);
   void add_load(int node, Component c, double value);       // reference pattern r
   void add_dead_load(int node, Component c, double value);  // dead load d
   // A component (rx, ry or rz, 3D) of a conservative nodal moment m₀ of the
@@ -121,6 +131,8 @@ class Model final : public Problem {
     Component c;
     std::string label;
     std::string name;  // replaces to_string(c) in dof_name if not empty
+    bool warping = false;  // the node's warping unknown (warping_dof)
+    bool fixed = false;    // fix_warping
     bool used = false;
     int eq = -1;
   };
