@@ -329,7 +329,7 @@ Beam3D::Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const 
     const Beam3DEnd& end = ends[k];
     if (end.slot < 0 || (end.spin_held && end.slot == 0)) misuse(name + ": bad end", __LINE__);
     if (warping_ != (end.warp > 0) || (warping_ && (end.slot != 0 || end.axis != Eigen::Vector3d::Zero())))
-      misuse(name + ": a thin-walled member needs a warping unknown at each end, rigid ends, and only it one",
+      misuse(name + ": a thin-walled member needs rigid ends and a warping unknown at each; a plain member takes none",
              __LINE__);
     offset_[k] = static_cast<int>(dofs_.size());
     for (int c = 0; c < 3; ++c) {
