@@ -15,7 +15,7 @@
 // components but has its own c. A hinge (moment release) is a member end with its
 // own rz slot (in 3D, a ball joint: its own rx ry rz slots); its equations come
 // right after the node's own ones, and dof_name calls it "node 3 rz (member 2)". Supports and loads act on the node's own
-// components (slot 0) only.
+// components (slot 0) only, but for fix_warping (the node's warping unknown).
 #include <Eigen/Core>
 #include <memory>
 #include <stdexcept>
