@@ -111,6 +111,16 @@ void Console::on_critical(const an::CriticalEvent& e) {
   say(text);
 }
 
+void Console::on_neutral(int branch, const cr::NeutralStretch& n) {
+  std::string located;
+  for (const std::string& id : n.located) located += (located.empty() ? "" : ", ") + id;
+  say(fmt::format("  branch {}: a neutral path from point {}: lambda = {:.10g} constant (to {:.2g}) over arc length "
+                  "{:.4g} while K is singular: every point of it is critical; the crossings along it are not "
+                  "located{}\n",
+                  branch, n.first_point, n.lambda, n.lambda_spread, n.arc_length,
+                  located.empty() ? "" : " (" + located + ", located on it before, is one of its points)"));
+}
+
 void Console::on_branch_start(const cr::Branch& b) {
   if (b.id == 0) return;
   say(fmt::format("branch {}: from {} along {}its secondary tangent (parent branch {})\n", b.id, b.start_point,
@@ -164,7 +174,10 @@ void print_report(const senda::input::Spec& spec, const an::TraceResult& s, cons
         u += fmt::format("  {}={:+.9e}", columns[i], rec.tracked[i]);
       std::string kind = cr::to_string(cp.kind);
       if (cp.abe && cp.abe->valid) kind += cp.abe->symmetric ? " (sym)" : " (asym)";
-      if (cp.converged)
+      if (cp.converged && cp.neutral_branch >= 0)
+        fmt::print("  {:<5} {:<12} {:>20.12g} {:>6}  located{}  (a point of the neutral path of branch {})\n", cp.id,
+                   kind, cp.lambda, cp.newton_iterations, u, cp.neutral_branch);
+      else if (cp.converged)
         fmt::print("  {:<5} {:<12} {:>20.12g} {:>6}  located{}\n", cp.id, kind, cp.lambda, cp.newton_iterations, u);
       else  // no λ: the last Newton iterate of a point not located means nothing
         fmt::print("  {:<5} {:<12} {:>20} {:>6}  NOT located, lambda in [{:.9g}, {:.9g}]: {}\n", cp.id, kind, "-",
@@ -215,6 +228,7 @@ void print_report(const senda::input::Spec& spec, const an::TraceResult& s, cons
       const bool early = b.termination == cr::BranchEnd::Stalled || b.termination == cr::BranchEnd::Diverged ||
                          b.termination == cr::BranchEnd::StepTooSmall;
       if (early && !b.message.empty()) fmt::print("{}  {}\n", indent, b.message);
+      for (const cr::NeutralStretch& n : b.neutral) fmt::print("{}  {}\n", indent, cr::describe(n));
     }
   }
   fmt::print("  results in {}\n", out_dir.string());

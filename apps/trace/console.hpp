@@ -38,6 +38,7 @@ class Console final : public senda::analysis::Observer {
   void on_point(int branch, const senda::continuation::PathPoint& p) override;
   void on_crossing(int branch, const senda::continuation::Crossing& c) override;
   void on_critical(const senda::analysis::CriticalEvent& e) override;
+  void on_neutral(int branch, const senda::critical::NeutralStretch& n) override;
   void on_branch_start(const senda::critical::Branch& b) override;
   void on_curve_start(const senda::analysis::CurveRecord& c) override;
   bool stop_requested() override;

@@ -175,7 +175,9 @@ class Branch:
     the primary), direction, points (its start point included, as in summary.json),
     termination ("completed", "max-steps",
     "step-too-small", "diverged", "interrupted", "rejoined", "not-traced"), message,
-    end_point (the point where it rejoined another branch)."""
+    end_point (the point where it rejoined another branch), neutral (its neutral
+    stretches, where λ is constant and every point critical: dicts of first_point,
+    last_point, lambda, lambda_spread, arc_length, crossings, located; see docs/theory.md)."""
 
     id: int
     parent: int
@@ -186,6 +188,7 @@ class Branch:
     termination: str
     message: str
     end_point: str
+    neutral: list
 
 
 @dataclass(frozen=True)

@@ -448,6 +448,19 @@ py::dict to_dict(const critical::Branch& b) {
   d["termination"] = critical::to_string(b.termination);
   d["message"] = b.message;
   d["end_point"] = b.end_point;
+  py::list neutral;
+  for (const critical::NeutralStretch& n : b.neutral) {
+    py::dict x;
+    x["first_point"] = n.first_point;
+    x["last_point"] = n.last_point;
+    x["lambda"] = n.lambda;
+    x["lambda_spread"] = n.lambda_spread;
+    x["arc_length"] = n.arc_length;
+    x["crossings"] = n.crossings;
+    x["located"] = n.located;
+    neutral.append(x);
+  }
+  d["neutral"] = neutral;
   return d;
 }
 

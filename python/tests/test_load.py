@@ -38,8 +38,9 @@ def check_same_as_summary(r, s):
                 assert tl == jt["lambda"]
         else:
             assert c.abe is None or not c.abe["valid"]
-    assert [(b.id, b.parent, b.start_point, b.termination, b.points, b.message) for b in r.branches] == [
-        (b["id"], b["parent"], b["start_point"], b["termination"], b["points"], b["message"]) for b in s["branches"]]
+    assert [(b.id, b.parent, b.start_point, b.termination, b.points, b.message, b.neutral) for b in r.branches] == [
+        (b["id"], b["parent"], b["start_point"], b["termination"], b["points"], b["message"], b["neutral"])
+        for b in s["branches"]]
 
 
 def path_csv(out):
@@ -235,3 +236,26 @@ def test_sigint_during_the_run_stops_it(tmp_path):
     assert 1 < len(r.path) < 100000
     s = json.loads((tmp_path / "dome" / "summary.json").read_text())
     assert s["termination"] == "interrupted" and s["points"] == len(r.path)
+
+
+def test_neutral_path_reported_as_summary_json(tmp_path, run_trace):
+    """A thin-walled column without the Wagner quartic term (EK4 = 0): its branches
+    are neutral paths (docs/theory.md §5), reported in Branch.neutral as in
+    summary.json."""
+    cfg = tmp_path / "neutral.cfg"
+    cfg.write_text("[model]\ndim = 3\nnode = 1 0 0 0\nnode = 2 0 0 10\n"
+                   "beam = 1 1 2 1e4 1e4 1e4 1.0 1e3 1e3 1 0 0 8\nthin_walled = 1 10.0 100.0\n"
+                   "fix = 1 ux uy uz rz\nfix = 2 ux uy rz\nload = 2 uz -1\n"
+                   "[branches]\nmax_depth = 1\nat = BP1\n[continuation]\ninitial_step = 1.0\n"
+                   "[stop]\nmax_steps = 10\nlambda_max = 15\n")
+    code, err, out = run_trace(str(cfg))
+    assert code == 0, err
+    s = read_summary(out)
+    r = senda.load(str(cfg)).run()
+    check_same_as_summary(r, s)
+    secondary = [b for b in r.branches if b.id > 0]
+    assert len(secondary) == 2
+    for b in secondary:
+        assert len(b.neutral) == 1 and b.neutral[0]["crossings"] >= 2, b.message
+        assert b.neutral[0]["last_point"] == b.points - 1  # to the branch's last point
+        assert abs(b.neutral[0]["lambda"] / r.critical_points[0].lam - 1) <= 1e-8

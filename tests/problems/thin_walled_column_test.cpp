@@ -284,3 +284,66 @@ TEST_CASE("catalogue .cfg: torsional buckling of a thin-walled column, both post
   }
   CHECK(halves == 2);
 }
+
+TEST_CASE("Thin-walled column without the Wagner quartic term (EK4 = 0): the branches from BP1 and BP2 are "
+          "neutral paths, said once each, their points not listed as critical points",
+          "[thin-walled][torsional-buckling][neutral]") {
+  // EK4 = 0: the twisted column has λ = P_n exactly at every twist amplitude (Koiter's
+  // P₂ = 0 and every higher term with it), so K is singular along each secondary
+  // branch. Before the neutral test, each branch reported a "limit point" at nearly
+  // every step (455 on the catalogue's 32 elements, 80 s).
+  input::Spec spec =
+      input::build(input::Config::parse(column_cfg(16, "100.0", "[branches]\nmax_depth = 1\n"), "neutral.cfg"));
+  spec.analysis.explorer.path.max_steps = 20;
+  BranchExplorer ex(*spec.model, spec.analysis.explorer);
+  ExplorerEvents none;
+  REQUIRE(ex.run(Vector::Zero(spec.model->size()), 0.0, none));
+  const std::vector<double> discrete = discrete_twist(16, 100.0, false);
+  std::vector<const CriticalPoint*> bps;
+  for (const CriticalPoint& p : ex.critical_points()) {
+    INFO(p.id << " λ " << p.lambda << " branch " << p.branches.front() << ": " << p.message);
+    if (p.branches.front() == 0) {
+      CHECK(p.kind == CriticalKind::Bifurcation);
+      check_located(p);
+      bps.push_back(&p);
+    } else {
+      // Located on a secondary branch before its stretch was recognised (its first
+      // crossing): marked as a point of it, and no branch was switched at it.
+      CHECK(p.neutral_branch == p.branches.front());
+      CHECK(p.message.find("on the neutral path of branch") != std::string::npos);
+    }
+  }
+  REQUIRE(bps.size() == 2);
+  for (int j = 0; j < 2; ++j) CHECK(std::abs(bps[static_cast<std::size_t>(j)]->lambda / discrete[static_cast<std::size_t>(j)] - 1.0) <= 1e-9);
+  // The primary path and one branch per direction from each point, nothing more.
+  REQUIRE(ex.branches().size() == 5);
+  CHECK(ex.branches()[0].neutral.empty());
+  for (std::size_t b = 1; b < ex.branches().size(); ++b) {
+    const Branch& br = ex.branches()[b];
+    INFO("branch " << b << ": " << br.message);
+    const double pc = br.start_point == "BP1" ? bps[0]->lambda : bps[1]->lambda;
+    REQUIRE(br.neutral.size() == 1);
+    const NeutralStretch& n = br.neutral.front();
+    CHECK(n.first_point <= 1);
+    CHECK(n.last_point == br.points);  // to the branch's last step (max_steps)
+    CHECK(br.termination == BranchEnd::MaxSteps);
+    CHECK(n.crossings >= 2);
+    CHECK(std::abs(n.lambda / pc - 1.0) <= kNeutralTolerance);
+    CHECK(n.lambda_spread <= kNeutralTolerance * pc);
+    CHECK(n.last_point - n.first_point >= 10);
+    CHECK(br.message.find("a neutral path from point") != std::string::npos);
+  }
+}
+
+TEST_CASE("catalogue torsional column (EK4 = 320): its rising branches have no neutral stretch",
+          "[thin-walled][torsional-buckling][neutral]") {
+  const input::Config config =
+      input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/torsional-column.cfg");
+  input::Spec spec = input::build(config);
+  spec.analysis.explorer.path.max_steps = 8;
+  BranchExplorer ex(*spec.model, spec.analysis.explorer);
+  ExplorerEvents none;
+  REQUIRE(ex.run(Vector::Zero(spec.model->size()), 0.0, none));
+  REQUIRE(ex.branches().size() == 5);
+  for (const Branch& b : ex.branches()) CHECK(b.neutral.empty());
+}

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "senda/continuation/path_follower.hpp"
+#include "senda/critical/branch.hpp"
 #include "senda/input/builder.hpp"
 #include "senda/model/model.hpp"
 #include "senda/model/spring.hpp"
@@ -191,4 +192,33 @@ TEST_CASE("three-bar (reconstruction): problems/three-bar*.cfg build the same mo
       CHECK((dense_tangent(*s.model, q) - dense_tangent(*ref, q)).norm() <= 1e-13);
     }
   }
+}
+
+TEST_CASE("three-bar: the limit points of the secondary branches are located with steps 200 times shorter, "
+          "not taken for a neutral path", "[problems][three-bar][neutral]") {
+  // With initial_step = 1e-4 the step that crosses LP1 is flat in λ to 6.5e-9 over
+  // more than a first step (the fold's λ'' times a short step squared): a neutral
+  // stretch needs a second crossing in the flat run (critical::NeutralStretch), and a
+  // fold crosses once. The same LP1 and LP2 as at the file's step.
+  auto limits = [](senda::input::Spec s) {
+    senda::critical::BranchExplorer ex(*s.model, s.analysis.explorer);
+    senda::critical::ExplorerEvents none;
+    REQUIRE(ex.run(Vector::Zero(s.model->size()), 0.0, none));
+    for (const senda::critical::Branch& b : ex.branches()) CHECK(b.neutral.empty());
+    std::vector<double> out;
+    for (const senda::critical::CriticalPoint& p : ex.critical_points())
+      if (p.kind == senda::critical::CriticalKind::Limit) {
+        CHECK(p.converged);
+        CHECK(p.neutral_branch < 0);
+        out.push_back(p.lambda);
+      }
+    return out;
+  };
+  const senda::input::Spec file = senda::input::load(std::string(SENDA_SOURCE_DIR) + "/problems/three-bar.cfg");
+  const senda::input::Spec fine = senda::input::load(std::string(SENDA_SOURCE_DIR) + "/problems/three-bar.cfg",
+                                                     {"continuation.initial_step=1e-4", "stop.max_steps=3000"});
+  const std::vector<double> at_file = limits(file), at_fine = limits(fine);
+  REQUIRE(at_file.size() == 2);
+  REQUIRE(at_fine.size() == 2);
+  for (std::size_t k = 0; k < 2; ++k) CHECK(std::abs(at_fine[k] - at_file[k]) <= 1e-10);
 }

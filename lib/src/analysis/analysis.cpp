@@ -77,6 +77,9 @@ class Adapter final : public critical::ExplorerEvents {
   void on_critical(const critical::Branch& b, const critical::CriticalPoint& cp, bool is_new) override {
     observer_.on_critical(CriticalEvent{b.id, cp, is_new, explorer_.scaling(), explorer_.initial_step()});
   }
+  void on_neutral(const critical::Branch& b, const critical::NeutralStretch& n) override {
+    observer_.on_neutral(b.id, n);
+  }
   void on_branch_end(const critical::Branch& b, const continuation::PathFollower&) override {
     observer_.on_branch_end(b);
   }

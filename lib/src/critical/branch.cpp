@@ -30,6 +30,22 @@ std::string short_g(double x) {
 
 }  // namespace
 
+std::string describe(const NeutralStretch& n) {
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "a neutral path from point %d to %d: lambda = %.10g constant to %.2g over arc length %.4g, K singular "
+                "along it (%d crossing%s",
+                n.first_point, n.last_point, n.lambda, n.lambda_spread, n.arc_length, n.crossings,
+                n.crossings == 1 ? "" : "s");
+  std::string s = buf;
+  if (!n.located.empty()) {
+    s += "; located before it was recognised, one of its points:";
+    for (const std::string& id : n.located) s += " " + id;
+    s += "; the others";
+  }
+  return s + " not located: every point of it is critical)";
+}
+
 const char* to_string(BranchEnd e) {
   switch (e) {
     case BranchEnd::Running: return "running";
@@ -194,6 +210,39 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
                                    "continuation.psi (a model whose displacements are all below this bound, in "
                                    "its units, is below what a location resolves)"));
   };
+  // The run of points, ending at the current one, over which λ stays within
+  // kNeutralTolerance, with what was found in its steps. A run flat over an arc of
+  // kNeutralArcSteps first steps in which a second step shows a crossing is a neutral
+  // path (NeutralStretch). One crossing is not enough: a fold traced with short steps
+  // is as flat over a step (three-bar at initial_step = 1e-4: λ constant to 6.5e-9
+  // over the step that crosses LP1), and it crosses once.
+  struct FlatRun {
+    int first = 0;
+    double lambda_first = 0.0, lo = 0.0, hi = 0.0, arc = 0.0;
+    int crossings = 0;
+    std::vector<int> located;  // indices into the finder's points
+  };
+  FlatRun run{0, f.current().lambda, f.current().lambda, f.current().lambda, 0.0, 0, {}};
+  double lambda_previous = f.current().lambda;
+  bool stretch_open = false;
+  const auto flat_within = [](double lo, double hi) {
+    return hi - lo <= kNeutralTolerance * std::max(1.0, std::max(std::abs(lo), std::abs(hi)));
+  };
+  const auto extend_run = [&](double lambda, double step) {
+    if (flat_within(std::min(run.lo, lambda), std::max(run.hi, lambda))) {
+      run.lo = std::min(run.lo, lambda);
+      run.hi = std::max(run.hi, lambda);
+      run.arc += step;
+      return true;
+    }
+    // Left the plateau: a new run from the previous point, or from this one.
+    const double lo = std::min(lambda_previous, lambda), hi = std::max(lambda_previous, lambda);
+    if (flat_within(lo, hi))
+      run = {b.points - 1, lambda_previous, lo, hi, step, 0, {}};
+    else
+      run = {b.points, lambda, lambda, lambda, 0.0, 0, {}};
+    return false;
+  };
   while (!f.done()) {
     if (events.stop_requested()) {
       f.interrupt();
@@ -204,6 +253,8 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     ++b.points;
     events.on_point(b, f);
     walked += f.current().step_length;
+    if (!extend_run(f.current().lambda, f.current().step_length)) stretch_open = false;
+    lambda_previous = f.current().lambda;
     if (!left) {
       const CriticalPoint& o = finder_.points()[static_cast<std::size_t>(origin)];
       left = (f.current().q - o.q).norm() > bound * (1.0 + o.q.norm()) ||
@@ -219,7 +270,52 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
       // has none).
       if (!left) continue;
     }
-    for (const CriticalPointFinder::Found& found : finder_.check(f, b.id)) {
+    const bool flat = run.first < b.points && run.arc >= kNeutralArcSteps * f.initial_step_length();
+    // The stretch's record, from the run, and what was located in it before.
+    const auto begin_stretch = [&] {
+      NeutralStretch n;
+      n.first_point = run.first;
+      n.lambda = run.lambda_first;
+      n.crossings = run.crossings;
+      for (int k : run.located) {
+        CriticalPoint& cp = finder_.points()[static_cast<std::size_t>(k)];
+        n.located.push_back(cp.id);
+        cp.neutral_branch = b.id;
+        cp.message += (cp.message.empty() ? "" : "; ") + std::string("on the neutral path of branch ") +
+                      std::to_string(b.id) + " from point " + std::to_string(run.first) +
+                      " (lambda constant, K singular along it): one of its points, not an isolated critical point";
+      }
+      b.neutral.push_back(std::move(n));
+      stretch_open = true;
+    };
+    const auto update_stretch = [&](bool crossing, bool begins) {
+      NeutralStretch& n = b.neutral.back();
+      n.last_point = b.points;
+      n.lambda_spread = run.hi - run.lo;
+      n.arc_length = run.arc;
+      if (crossing) ++n.crossings;
+      if (begins) events.on_neutral(b, n);
+    };
+    if (flat && (stretch_open || run.crossings > 0)) {
+      // A crossing here is one of a neutral path's: counted, not located. A step
+      // without one extends an open stretch.
+      const bool crossing = finder_.crossed(f, b.id);
+      const bool begins = crossing && !stretch_open;
+      if (begins) begin_stretch();
+      if (stretch_open) update_stretch(crossing, begins);
+      continue;
+    }
+    const std::vector<CriticalPointFinder::Found> step_found = finder_.check(f, b.id);
+    run.crossings += static_cast<int>(step_found.size());
+    for (const CriticalPointFinder::Found& found : step_found)
+      if (found.is_new) run.located.push_back(found.index);
+    // One step that held two crossings or more of a flat run (a refined step of a
+    // neutral path finds one per piece): the stretch begins here.
+    if (flat && run.crossings >= 2) {
+      begin_stretch();
+      update_stretch(false, true);
+    }
+    for (const CriticalPointFinder::Found& found : step_found) {
       CriticalPoint& cp = finder_.points()[found.index];
       if (rejoined) {
         // Past the point where the branch rejoined (one refined step held both):
@@ -254,6 +350,8 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     b.message = f.message();
     if (f.termination() == continuation::Termination::Interrupted) interrupted_ = true;
   }
+  for (const NeutralStretch& n : b.neutral)
+    b.message += "; " + describe(n);
   events.on_branch_end(b, f);
   absorb(f);
 }
@@ -261,6 +359,8 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
 void BranchExplorer::switch_at(const Pending p, ExplorerEvents& events, std::vector<Pending>& queue) {
   // p by value: tracing appends to queue, which may move its elements.
   if (finder_.points()[p.point].switched) return;
+  // A "bifurcation point" of a neutral path is one of its points: no branch from it.
+  if (finder_.points()[p.point].neutral_branch >= 0) return;
   finder_.points()[p.point].switched = true;
   // Copies: tracing appends to the finder's points and may move them.
   const CriticalPoint cp = finder_.points()[p.point];

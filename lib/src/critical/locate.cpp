@@ -1078,53 +1078,64 @@ void CriticalPointFinder::resolve_step(const continuation::PathFollower& followe
   }
 }
 
-std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continuation::PathFollower& follower,
-                                                                   int branch) {
+CriticalPointFinder::StepScan CriticalPointFinder::scan(const continuation::PathFollower& follower, int branch) {
+  StepScan s;
   const std::optional<continuation::Crossing>& c = follower.last_crossing();
-  const bool seen = c && detected(*c, options_.detect);
+  s.seen = c && detected(*c, options_.detect);
   // The eigenvalue monitor: the data at the new point, and at the step's first point
   // when this finder computed them there (not at the start of a branch).
-  std::optional<PathEigenvalues> after;
-  const PathEigenvalues* before = nullptr;
-  std::pair<int, PathEigenvalues>* slot = nullptr;
-  double predicted = -1.0;
   if (options_.monitor_eigenvalues && options_.locate) {
     for (auto& e : monitors_)
-      if (e.first == branch) slot = &e;
+      if (e.first == branch) s.slot = &e;
     const continuation::PathPoint& a = follower.previous();
-    if (slot && slot->second.lambda == a.lambda && slot->second.q.size() == a.q.size() && slot->second.q == a.q)
-      before = &slot->second;
+    if (s.slot && s.slot->second.lambda == a.lambda && s.slot->second.q.size() == a.q.size() && s.slot->second.q == a.q)
+      s.before = &s.slot->second;
     const continuation::PathPoint& b = follower.current();
     const double length = follower.scaling().norm(b.q - a.q, b.lambda - a.lambda);
     PathEigenvalues e;
     const int m = std::min(follower.problem().size(), options_.locate_options.subspace_size);
     if (eigen_at(follower.problem(), b, follower.factorization(), follower.tangent_q(), follower.tangent_lambda(),
-                 length, m, options_.locate_options.inverse_iterations, e, before))
-      after = std::move(e);
+                 length, m, options_.locate_options.inverse_iterations, e, s.before))
+      s.after = std::move(e);
     // A step whose signs show a crossing may hide a pair more (a fold and two
     // bifurcation points in one long step: net one crossing): the dips of the other
     // eigenvalues.
     // Matched eigenvalues of opposite signs at the ends are news only when the
     // inertia did not change (two crossing in opposite directions): otherwise they
     // are the crossings the inertia counts, whatever critical.detect reads.
-    if (before && after)
-      if (const auto t = predicted_crossing(*before, *after, length, seen || a.negative_pivots != b.negative_pivots))
-        predicted = *t;
+    if (s.before && s.after)
+      if (const auto t = predicted_crossing(*s.before, *s.after, length, s.seen || a.negative_pivots != b.negative_pivots))
+        s.predicted = *t;
   }
-  // Keeps the new point's data for the next step (after the step is resolved). The
-  // branches are traced one after another: the data of the two most recent ones are
-  // kept (n (m + 1) numbers each), not one per branch ever traced.
-  const auto keep = [&] {
-    if (!after) return;
-    if (slot) {
-      slot->second = std::move(*after);
-      return;
-    }
-    if (monitors_.size() >= 2) monitors_.erase(monitors_.begin());
-    monitors_.emplace_back(branch, std::move(*after));
-  };
-  if (!seen && predicted < 0.0) {
-    keep();
+  return s;
+}
+
+// Keeps the new point's data for the next step (after the step is resolved). The
+// branches are traced one after another: the data of the two most recent ones are
+// kept (n (m + 1) numbers each), not one per branch ever traced.
+void CriticalPointFinder::keep(StepScan& s, int branch) {
+  if (!s.after) return;
+  if (s.slot) {
+    s.slot->second = std::move(*s.after);
+    return;
+  }
+  if (monitors_.size() >= 2) monitors_.erase(monitors_.begin());
+  monitors_.emplace_back(branch, std::move(*s.after));
+}
+
+bool CriticalPointFinder::crossed(const continuation::PathFollower& follower, int branch) {
+  StepScan s = scan(follower, branch);
+  keep(s, branch);
+  return s.seen || s.predicted >= 0.0;
+}
+
+std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continuation::PathFollower& follower,
+                                                                   int branch) {
+  StepScan s = scan(follower, branch);
+  const std::optional<continuation::Crossing>& c = follower.last_crossing();
+  const double predicted = s.predicted;
+  if (!s.seen && predicted < 0.0) {
+    keep(s, branch);
     return {};
   }
   std::vector<Candidate> candidates;
@@ -1132,7 +1143,7 @@ std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continu
   if (options_.locate) {
     LocateOptions lo = options_.locate_options;
     lo.force_scale = std::max(lo.force_scale, follower.residual_scale(0.0));
-    resolve_step(follower, lo, candidates, before, after ? &*after : nullptr, predicted);
+    resolve_step(follower, lo, candidates, s.before, s.after ? &*s.after : nullptr, predicted);
   } else {
     CriticalPoint cp;
     cp.point_before = c->point_before;
@@ -1160,7 +1171,7 @@ std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continu
     }
     found.push_back(std::move(f));
   }
-  keep();
+  keep(s, branch);
   return found;
 }
 

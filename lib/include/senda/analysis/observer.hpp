@@ -5,7 +5,7 @@
 // before every step, every curve and every curve point.
 //
 // Order of the events of Analysis::run:
-//   on_branch_start(primary)  on_point(0, start point)  { on_point  [on_crossing]  [on_critical ...] }
+//   on_branch_start(primary)  on_point(0, start point)  { on_point  [on_crossing]  [on_critical ... | on_neutral] }
 //   on_branch_end(primary)    { on_branch_start  on_point ...  on_branch_end }   (secondary branches)
 //   on_paths_end(result)      { on_curve_start  on_curve_end }   (design studies)
 //   on_end(result)
@@ -40,6 +40,9 @@ class Observer {
   // The step that produced the last point crossed something (after its on_point).
   virtual void on_crossing(int /*branch*/, const continuation::Crossing& /*crossing*/) {}
   virtual void on_critical(const CriticalEvent& /*event*/) {}
+  // The branch entered a neutral stretch (critical::NeutralStretch), at its first
+  // crossing: its later crossings are not located, and this is said once.
+  virtual void on_neutral(int /*branch*/, const critical::NeutralStretch& /*stretch*/) {}
   virtual void on_branch_start(const critical::Branch& /*branch*/) {}
   virtual void on_branch_end(const critical::Branch& /*branch*/) {}
   // The paths are traced; result holds everything but the design studies.
@@ -67,6 +70,9 @@ class ObserverList final : public Observer {
   }
   void on_critical(const CriticalEvent& e) override {
     for (Observer* o : list_) o->on_critical(e);
+  }
+  void on_neutral(int branch, const critical::NeutralStretch& n) override {
+    for (Observer* o : list_) o->on_neutral(branch, n);
   }
   void on_branch_start(const critical::Branch& b) override {
     for (Observer* o : list_) o->on_branch_start(b);

@@ -48,6 +48,29 @@ enum class BranchEnd { Running, Completed, MaxSteps, StepTooSmall, Diverged, Int
 const char* to_string(BranchEnd e);  // kebab-case: "step-too-small", "rejoined", "not-traced"
 BranchEnd branch_end(continuation::Termination t);
 
+// A stretch of a branch along which λ stays constant (to kNeutralTolerance, relative)
+// while the state moves, and K is singular (det K or the eigenvalue monitor shows
+// crossings in two of its steps or more): a neutral equilibrium path (a torsional
+// column whose section has no Wagner quartic term, a mechanism). Every point of it is
+// critical; the sign changes of det K and the eigenvalue dips along it are counted,
+// not located (each would be "located" at the stretch's λ, one per step).
+struct NeutralStretch {
+  int first_point = 0, last_point = 0;  // step indices on the branch (0 = its start point)
+  double lambda = 0.0;                  // λ at first_point
+  double lambda_spread = 0.0;           // max − min of λ over the stretch
+  double arc_length = 0.0;              // in the path's scaled norm
+  int crossings = 0;                    // steps of the stretch that showed a crossing
+  std::vector<std::string> located;     // points located on it before it was recognised
+                                        // (its first crossing: one of its points, their
+                                        // messages say so)
+};
+// The relative bound on the spread of λ for a neutral stretch, and its least arc
+// length in units of the branch's first step (docs/theory.md §4, neutral paths).
+constexpr double kNeutralTolerance = 1e-8;
+constexpr double kNeutralArcSteps = 1.0;
+// "a neutral path from point 0 to 40: lambda = 9.942735324 constant to 3e-15 over …".
+std::string describe(const NeutralStretch& n);
+
 struct Branch {
   int id = 0;  // 0 = primary
   int parent = -1;
@@ -58,6 +81,7 @@ struct Branch {
   BranchEnd termination = BranchEnd::Running;
   std::string message;
   std::string end_point;    // id of the point where it rejoined another branch
+  std::vector<NeutralStretch> neutral;  // its neutral stretches, in path order
 };
 
 class ExplorerEvents {
@@ -67,6 +91,8 @@ class ExplorerEvents {
   virtual void on_point(const Branch&, const continuation::PathFollower&) {}
   // is_new = false: a point located before, found again on another branch.
   virtual void on_critical(const Branch&, const CriticalPoint&, bool /*is_new*/) {}
+  // A neutral stretch begins (its first crossing): once per stretch.
+  virtual void on_neutral(const Branch&, const NeutralStretch&) {}
   virtual void on_branch_end(const Branch&, const continuation::PathFollower&) {}
   virtual bool stop_requested() { return false; }
 };

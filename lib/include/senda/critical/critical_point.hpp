@@ -110,6 +110,8 @@ struct CriticalPoint {
   std::vector<int> branches;  // branches on which it was found (the first one located it)
   std::optional<BifurcationEquation> abe;
   bool switched = false;      // a secondary branch was started (or arrived) here
+  int neutral_branch = -1;    // ≥ 0: it lies on a neutral stretch of that branch (branch.hpp,
+                              // NeutralStretch), located before the stretch was recognised
 };
 
 // What the signs at the two ends of a bracket say of the point crossed
@@ -214,6 +216,11 @@ class CriticalPointFinder {
   explicit CriticalPointFinder(const FinderOptions& options) : options_(options) {}
   // The points the last step of `follower` crossed, in path order (empty: none).
   std::vector<Found> check(const continuation::PathFollower& follower, int branch = 0);
+  // Whether the last step of `follower` shows a crossing as check() reads it (the
+  // signs under the chosen test, or the eigenvalue monitor), without locating it or
+  // recording anything but the monitor's data for the next step. For a stretch of
+  // path where every point is critical (a neutral path, BranchExplorer).
+  bool crossed(const continuation::PathFollower& follower, int branch = 0);
   const std::vector<CriticalPoint>& points() const { return points_; }
   std::vector<CriticalPoint>& points() { return points_; }
   const FinderOptions& options() const { return options_; }
@@ -222,6 +229,18 @@ class CriticalPointFinder {
   int adopt(const CriticalPoint& cp);
 
  private:
+  // What a step shows before anything is located: the crossing by the signs, the
+  // monitor's data at its two ends (before points into monitors_) and the position
+  // of a crossing the monitor predicts (−1: none).
+  struct StepScan {
+    bool seen = false;
+    std::optional<PathEigenvalues> after;
+    std::pair<int, PathEigenvalues>* slot = nullptr;
+    const PathEigenvalues* before = nullptr;
+    double predicted = -1.0;
+  };
+  StepScan scan(const continuation::PathFollower& follower, int branch);
+  void keep(StepScan& s, int branch);
   struct Candidate {
     CriticalPoint cp;
     Vector secant_q;
