@@ -114,9 +114,9 @@ void Console::on_critical(const an::CriticalEvent& e) {
 void Console::on_neutral(int branch, const cr::NeutralStretch& n) {
   std::string located;
   for (const std::string& id : n.located) located += (located.empty() ? "" : ", ") + id;
-  say(fmt::format("  branch {}: a neutral path from point {}: lambda = {:.10g} constant (to {:.2g}) over arc length "
-                  "{:.4g} while K is singular: every point of it is critical; the crossings along it are not "
-                  "located{}\n",
+  say(fmt::format("  branch {}: a neutral stretch from point {}: lambda = {:.10g} constant (to {:.2g}) over arc length "
+                  "{:.4g} while K is singular to the path's precision (a neutral path, or a branch too flat at this "
+                  "step length to tell its critical points from round-off): its crossings are not located{}\n",
                   branch, n.first_point, n.lambda, n.lambda_spread, n.arc_length,
                   located.empty() ? "" : " (" + located + ", located on it before, is one of its points)"));
 }
@@ -175,7 +175,7 @@ void print_report(const senda::input::Spec& spec, const an::TraceResult& s, cons
       std::string kind = cr::to_string(cp.kind);
       if (cp.abe && cp.abe->valid) kind += cp.abe->symmetric ? " (sym)" : " (asym)";
       if (cp.converged && cp.neutral_branch >= 0)
-        fmt::print("  {:<5} {:<12} {:>20.12g} {:>6}  located{}  (a point of the neutral path of branch {})\n", cp.id,
+        fmt::print("  {:<5} {:<12} {:>20.12g} {:>6}  located{}  (a point of the neutral stretch of branch {})\n", cp.id,
                    kind, cp.lambda, cp.newton_iterations, u, cp.neutral_branch);
       else if (cp.converged)
         fmt::print("  {:<5} {:<12} {:>20.12g} {:>6}  located{}\n", cp.id, kind, cp.lambda, cp.newton_iterations, u);

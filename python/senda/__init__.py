@@ -177,7 +177,8 @@ class Branch:
     "step-too-small", "diverged", "interrupted", "rejoined", "not-traced"), message,
     end_point (the point where it rejoined another branch), neutral (its neutral
     stretches, where λ is constant and every point critical: dicts of first_point,
-    last_point, lambda, lambda_spread, arc_length, crossings, located; see docs/theory.md)."""
+    last_point, lambda, lambda_spread, arc_length, crossings, lambda_left, located;
+    see docs/theory.md §5)."""
 
     id: int
     parent: int

@@ -457,6 +457,7 @@ py::dict to_dict(const critical::Branch& b) {
     x["lambda_spread"] = n.lambda_spread;
     x["arc_length"] = n.arc_length;
     x["crossings"] = n.crossings;
+    x["lambda_left"] = n.lambda_left;
     x["located"] = n.located;
     neutral.append(x);
   }

@@ -310,7 +310,7 @@ TEST_CASE("Thin-walled column without the Wagner quartic term (EK4 = 0): the bra
       // Located on a secondary branch before its stretch was recognised (its first
       // crossing): marked as a point of it, and no branch was switched at it.
       CHECK(p.neutral_branch == p.branches.front());
-      CHECK(p.message.find("on the neutral path of branch") != std::string::npos);
+      CHECK(p.message.find("on the neutral stretch of branch") != std::string::npos);
     }
   }
   REQUIRE(bps.size() == 2);
@@ -331,7 +331,9 @@ TEST_CASE("Thin-walled column without the Wagner quartic term (EK4 = 0): the bra
     CHECK(std::abs(n.lambda / pc - 1.0) <= kNeutralTolerance);
     CHECK(n.lambda_spread <= kNeutralTolerance * pc);
     CHECK(n.last_point - n.first_point >= 10);
-    CHECK(br.message.find("a neutral path from point") != std::string::npos);
+    CHECK(!n.lambda_left);
+    CHECK(br.message.find("a neutral stretch from point") != std::string::npos);
+    CHECK(br.message.find("a neutral path to the end of the branch") != std::string::npos);
   }
 }
 

@@ -31,10 +31,10 @@ std::string short_g(double x) {
 }  // namespace
 
 std::string describe(const NeutralStretch& n) {
-  char buf[320];
+  char buf[400];
   std::snprintf(buf, sizeof buf,
-                "a neutral path from point %d to %d: lambda = %.10g constant to %.2g over arc length %.4g, K singular "
-                "along it (%d crossing%s",
+                "a neutral stretch from point %d to %d: lambda = %.10g constant to %.2g over arc length %.4g, K singular "
+                "along it to the path's precision (%d crossing%s",
                 n.first_point, n.last_point, n.lambda, n.lambda_spread, n.arc_length, n.crossings,
                 n.crossings == 1 ? "" : "s");
   std::string s = buf;
@@ -43,7 +43,11 @@ std::string describe(const NeutralStretch& n) {
     for (const std::string& id : n.located) s += " " + id;
     s += "; the others";
   }
-  return s + " not located: every point of it is critical)";
+  s += " not located)";
+  s += n.lambda_left ? ": lambda left the band after it, so the branch is flat there, not neutral: too flat at "
+                       "this step length to tell its critical points from round-off"
+                     : ": a neutral path to the end of the branch, every point of it critical";
+  return s;
 }
 
 const char* to_string(BranchEnd e) {
@@ -253,7 +257,10 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     ++b.points;
     events.on_point(b, f);
     walked += f.current().step_length;
-    if (!extend_run(f.current().lambda, f.current().step_length)) stretch_open = false;
+    if (!extend_run(f.current().lambda, f.current().step_length) && stretch_open) {
+      stretch_open = false;
+      b.neutral.back().lambda_left = true;
+    }
     lambda_previous = f.current().lambda;
     if (!left) {
       const CriticalPoint& o = finder_.points()[static_cast<std::size_t>(origin)];
@@ -281,7 +288,7 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
         CriticalPoint& cp = finder_.points()[static_cast<std::size_t>(k)];
         n.located.push_back(cp.id);
         cp.neutral_branch = b.id;
-        cp.message += (cp.message.empty() ? "" : "; ") + std::string("on the neutral path of branch ") +
+        cp.message += (cp.message.empty() ? "" : "; ") + std::string("on the neutral stretch of branch ") +
                       std::to_string(b.id) + " from point " + std::to_string(run.first) +
                       " (lambda constant, K singular along it): one of its points, not an isolated critical point";
       }

@@ -203,7 +203,7 @@ std::string summary_json(const RunInfo& info, const analysis::TraceResult& s) {
     for (const critical::NeutralStretch& n : b.neutral)
       neutral.push_back({{"first_point", n.first_point}, {"last_point", n.last_point}, {"lambda", n.lambda},
                          {"lambda_spread", n.lambda_spread}, {"arc_length", n.arc_length}, {"crossings", n.crossings},
-                         {"located", n.located}});
+                         {"lambda_left", n.lambda_left}, {"located", n.located}});
     x["neutral"] = neutral;
     branches.push_back(x);
   }

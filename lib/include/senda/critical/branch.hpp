@@ -60,6 +60,9 @@ struct NeutralStretch {
   double lambda_spread = 0.0;           // max − min of λ over the stretch
   double arc_length = 0.0;              // in the path's scaled norm
   int crossings = 0;                    // steps of the stretch that showed a crossing
+  bool lambda_left = false;             // λ left the band after last_point: a flat stretch
+                                        // (the slow start of a branch near its bifurcation
+                                        // point, at short steps), not a neutral path
   std::vector<std::string> located;     // points located on it before it was recognised
                                         // (its first crossing: one of its points, their
                                         // messages say so)
@@ -68,7 +71,8 @@ struct NeutralStretch {
 // length in units of the branch's first step (docs/theory.md §4, neutral paths).
 constexpr double kNeutralTolerance = 1e-8;
 constexpr double kNeutralArcSteps = 1.0;
-// "a neutral path from point 0 to 40: lambda = 9.942735324 constant to 3e-15 over …".
+// "a neutral stretch from point 0 to 40: lambda = 9.942735329 constant to 5.3e-09 over …",
+// and whether it is a neutral path to the branch's end or λ left the band after it.
 std::string describe(const NeutralStretch& n);
 
 struct Branch {
