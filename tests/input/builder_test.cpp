@@ -5,6 +5,7 @@
 #include <fstream>
 #include <string>
 
+#include "senda/critical/branch.hpp"
 #include "senda/input/builder.hpp"
 #include "support/config_errors.hpp"
 
@@ -126,4 +127,51 @@ TEST_CASE("builder: a mode file (model.imperfection) is read with every number c
   CHECK_THROWS_WITH(build_with("0,node 4294967298 ux,1\n"), Catch::Contains("row 1"));
   CHECK_THROWS_WITH(build_with("0,node 2 ux,nan\n"), Catch::Contains("row 1"));
   fs::remove_all(dir);
+}
+
+TEST_CASE("builder: output.track and stop.displacement name the intermediate nodes of meshed beams",
+          "[input][builder][track]") {
+  // euler-column.cfg: one member of 16 elements from node 1 (base, clamped) to node 2
+  // (top, loaded), intermediate nodes 3 … 17 from the base up; node 10 is mid-height.
+  const Spec s = load(kSource + "/problems/euler-column.cfg",
+                      {"output.track=10 uy", "output.track=17 rz", "stop.displacement=10 ux 0.5"});
+  const senda::model::Model& m = *s.model;
+  REQUIRE(s.track.size() == 5);  // the file's 2 ux, 2 uy, 2 rz, then these
+  CHECK(s.track[3].column == "u_10_uy");
+  CHECK(s.track[4].column == "u_17_rz");
+  CHECK(m.node_id(s.track[3].node) == 10);
+  // Node 10 is at mid-height: y = 8/16.
+  CHECK(m.node_position(s.track[3].node).y() == Approx(0.5).margin(1e-15));
+  CHECK(s.analysis.track[3] == m.equation(s.track[3].node, senda::model::Component::Uy));
+  CHECK(s.analysis.explorer.path.monitor_dof ==
+        m.equation(s.track[3].node, senda::model::Component::Ux));
+  // Nothing else names them: a support or a load on node 10 is refused as before.
+  CHECK_THAT(senda::test::build_error(
+                 "[model]\nnode = 1 0 0\nnode = 2 0 1\nbeam = 1 1 2 1e5 1e5 1.0 4\nfix = 1 ux uy rz\nfix = 4 ux\n"
+                 "load = 2 uy -1\n",
+                 "b.cfg"),
+             Catch::Contains("node 4 does not exist"));
+}
+
+TEST_CASE("trace: a tracked intermediate node of the Euler column moves half as far as its top on the primary "
+          "path", "[input][builder][track]") {
+  // Uniform compression of a straight member: every element has the same strain, so
+  // node 10 (8 of 16 elements up) moves by exactly half the top's uy, to round-off.
+  Spec s = load(kSource + "/problems/euler-column.cfg", {"output.track=10 uy", "stop.max_steps=6"});
+  s.analysis.explorer.switch_branches = false;
+  struct Points : senda::critical::ExplorerEvents {
+    std::vector<senda::Vector> q;
+    void on_point(const senda::critical::Branch&, const senda::continuation::PathFollower& f) override {
+      q.push_back(f.current().q);
+    }
+  } points;
+  senda::critical::BranchExplorer ex(*s.model, s.analysis.explorer);
+  REQUIRE(ex.run(senda::Vector::Zero(s.model->size()), 0.0, points));
+  REQUIRE(points.q.size() == 7);
+  const int top = s.analysis.track[1], mid = s.analysis.track[3];  // u_2_uy, u_10_uy
+  for (const senda::Vector& q : points.q) {
+    INFO("top " << q[top] << " mid " << q[mid]);
+    CHECK(std::abs(q[mid] - 0.5 * q[top]) <= 1e-12 * std::abs(q[top]));
+  }
+  CHECK(points.q.back()[top] < 0.0);
 }

@@ -114,6 +114,8 @@ class Builder {
   }
   Component component(const Fields& f, std::size_t i, bool allow_rotation = true) const;
   const NodeInfo& node(const Fields& f, std::size_t i, const char* what) const;
+  // The same, or an intermediate node of a meshed beam: a node whose results are read.
+  const NodeInfo& result_node(const Fields& f, std::size_t i, const char* what) const;
   // The node of field i, or every node of the group "group:NAME" (in mesh order).
   std::vector<const NodeInfo*> nodes_at(const Fields& f, std::size_t i, const char* what) const;
   // The elements (indices into mesh_->elements) of the group named by field i, which
@@ -175,6 +177,9 @@ class Builder {
   std::optional<Mesh> mesh_;           // model.mesh
   const Entry* mesh_entry_ = nullptr;
   std::map<int, NodeInfo> nodes_;  // by user id
+  // The intermediate nodes of meshed beams (model.beam … N), by id, with the member's
+  // entry: results may name them (output.track, stop.displacement), nothing else.
+  std::map<int, NodeInfo> inner_nodes_;
   // model.imperfection: (node id, component) → AMPLITUDE·φ, translations only, for
   // every node the mode file moves (user, mesh and intermediate nodes of meshed beams).
   std::map<std::pair<int, int>, double> imperfection_;
@@ -228,6 +233,17 @@ const NodeInfo& Builder::node(const Fields& f, std::size_t i, const char* what) 
   const auto it = nodes_.find(id);
   if (it == nodes_.end()) f.fail(std::string(what) + ": node " + std::to_string(id) + " does not exist", "a node id defined by model.node");
   return it->second;
+}
+
+const NodeInfo& Builder::result_node(const Fields& f, std::size_t i, const char* what) const {
+  const int id = f.id(i, what);
+  if (const auto it = nodes_.find(id); it != nodes_.end()) return it->second;
+  if (const auto it = inner_nodes_.find(id); it != inner_nodes_.end()) return it->second;
+  std::string valid = "a node id defined by model.node";
+  if (!inner_nodes_.empty())
+    valid += ", or an intermediate node of a meshed beam (" + std::to_string(inner_nodes_.begin()->first) + " … " +
+             std::to_string(inner_nodes_.rbegin()->first) + ")";
+  f.fail(std::string(what) + ": node " + std::to_string(id) + " does not exist", valid);
 }
 
 std::vector<int> Builder::group_elements(const Fields& f, std::size_t i, bool lines_only) const {
@@ -690,9 +706,22 @@ void Builder::read_elements() {
         inner.push_back(xa + (xb - xa) * (static_cast<double>(k) / m.n) +
                         imperfection_at(static_cast<int>(next_node_id + (k - 1))));
     }
+    // The member's intermediate nodes, made by the meshing below: ux uy rz (2D), or
+    // every translation and rotation (3D), all the member's own.
+    const int first_inner = model_->node_count();
+    const auto record_inner = [&] {
+      for (int x = first_inner; x < model_->node_count(); ++x) {
+        inner_nodes_.emplace(model_->node_id(x), NodeInfo{x, *m.entry});
+        for (int c = 0; c < model::kComponents; ++c)
+          if (dim_ == 3 || c == static_cast<int>(Component::Ux) || c == static_cast<int>(Component::Uy) ||
+              c == static_cast<int>(Component::Rz))
+            use(x, static_cast<Component>(c));
+      }
+    };
     if (dim_ == 3) {
       model::mesh_member_3d(*model_, m.a, m.b, m.n, m.section3, m.ref, static_cast<int>(next_node_id), m.id,
                             {m.slot_a, m.held_a, m.axis_a, m.axis2_a}, {m.slot_b, false, m.axis_b, m.axis2_b}, inner);
+      record_inner();
       next_node_id += m.n - 1;
       // A ball-jointed end has its own rotation; a one-axis hinge keeps the node's.
       for (int end = 0; end < 2; ++end) {
@@ -705,6 +734,7 @@ void Builder::read_elements() {
     }
     model::mesh_member(*model_, m.a, m.b, m.n, m.section, static_cast<int>(next_node_id), m.id, m.slot_a, m.slot_b,
                        formulation_, inner);
+    record_inner();
     next_node_id += m.n - 1;
     for (int x : {m.a, m.b}) {
       use(x, Component::Ux);
@@ -1248,7 +1278,7 @@ void Builder::read_continuation(Spec& s) {
   if (const Entry* e = c_.find("stop.displacement")) {
     Fields f(*e, spec("stop.displacement"));
     f.require(3, 3);
-    const NodeInfo& n = node(f, 0, "NODE");
+    const NodeInfo& n = result_node(f, 0, "NODE");
     o.monitor_dof = free_equation(f, n.index, component(f, 1), "monitor");
     o.max_displacement = f.positive(2, "LIMIT");
   }
@@ -1343,7 +1373,7 @@ void Builder::read_output(Spec& s) {
   };
   for (const Fields& f : records("output.track")) {
     f.require(2, 2);
-    const NodeInfo& n = node(f, 0, "NODE");
+    const NodeInfo& n = result_node(f, 0, "NODE");
     add(&f, n.index, component(f, 1));
   }
   if (s.track.empty() && first_load_dof_) add(nullptr, first_load_dof_->first, first_load_dof_->second);
