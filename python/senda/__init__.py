@@ -445,15 +445,17 @@ def build(nodes: Any, *, trusses: Any = None, beams: Any = None, springs: Any = 
     Every argument but dim, name and options is a list of rows (tuples or lists) or a
     2D numpy array, each row the fields of one .cfg record of [model] (docs/config.md),
     in the same order. Ids are integers (integral floats of an array are accepted);
-    components are "ux", "uy", "uz", "rz".
+    components are "ux", "uy", "rz" in 2D, "ux", "uy", "uz", "rx", "ry", "rz" in 3D.
 
     nodes       (ID, X, Y) in 2D, (ID, X, Y, Z) in 3D
     trusses     (ID, NODE_A, NODE_B, EA) or (ID, NODE_A, NODE_B, EA, STRAIN), STRAIN one
                 of "green-lagrange", "engineering", "logarithmic" (default: the option
                 "model.strain", green-lagrange)
     beams       (ID, NODE_A, NODE_B, EA, GAS, EI) or (..., N): a plane beam member meshed
-                into N elements (default 1) with ids ID ... ID+N-1 (2D only; element
-                from the option "model.beam_formulation", simo-reissner)
+                into N elements (default 1) with ids ID ... ID+N-1 (element from the
+                option "model.beam_formulation", simo-reissner); in 3D (ID, NODE_A,
+                NODE_B, EA, GA2, GA3, GJ, EI2, EI3, VX, VY, VZ) or (..., N), the space
+                beam of docs/config.md (VX VY VZ: the reference vector of the section)
     springs     (ID, NODE_A, NODE_B, COMPONENT, K): NODE_B a node id or "ground",
                 COMPONENT a component or "axial" (along the line between the nodes)
     hinges      (NODE, MEMBER, ...) or (NODE, MEMBER, ..., "spring", K): moment releases
@@ -463,7 +465,9 @@ def build(nodes: Any, *, trusses: Any = None, beams: Any = None, springs: Any = 
     loads       (NODE, COMP, VALUE): the reference load pattern, scaled by λ
     dead_loads  (NODE, COMP, VALUE): loads not scaled by λ
     track       (NODE, COMP): the displacements the path and the critical points
-                keep (columns "u_NODE_COMP"); default: the first load's dof
+                keep (columns "u_NODE_COMP"); NODE may be an intermediate node of a
+                meshed beam (numbered above the largest node id); default: the first
+                load's dof
     dim         2 or 3
     name        the problem's name (summary.json, the progress lines)
     options     {"section.key": value} of every other key of a .cfg, with the same
