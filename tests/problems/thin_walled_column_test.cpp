@@ -349,3 +349,38 @@ TEST_CASE("catalogue torsional column (EK4 = 320): its rising branches have no n
   REQUIRE(ex.branches().size() == 5);
   for (const Branch& b : ex.branches()) CHECK(b.neutral.empty());
 }
+
+TEST_CASE("Thin-walled column, EK4 = 0, under a load pattern 1e9 times larger: the same neutral stretches "
+          "(the test is relative to λ, whose unit is the pattern's)", "[thin-walled][torsional-buckling][neutral]") {
+  std::string cfg = column_cfg(8, "100.0", "[branches]\nmax_depth = 1\nat = BP1\n");
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    const std::size_t at = cfg.find(from);
+    REQUIRE(at != std::string::npos);
+    cfg.replace(at, from.size(), to);
+  };
+  replace("load = 2 uz -1\n", "load = 2 uz -1e9\n");
+  replace("initial_step = 1.0\n", "initial_step = 1e-9\n");
+  replace("lambda_max = 30\n", "lambda_max = 3e-8\n");
+  input::Spec spec = input::build(input::Config::parse(cfg, "neutral-1e9.cfg"));
+  spec.analysis.explorer.path.max_steps = 10;
+  BranchExplorer ex(*spec.model, spec.analysis.explorer);
+  ExplorerEvents none;
+  REQUIRE(ex.run(Vector::Zero(spec.model->size()), 0.0, none));
+  REQUIRE(!ex.critical_points().empty());
+  const CriticalPoint& bp1 = ex.critical_points().front();
+  CHECK(bp1.id == "BP1");
+  CHECK(std::abs(bp1.lambda * 1e9 / discrete_twist(8, 100.0, false)[0] - 1.0) <= 1e-8);
+  // The primary path, λ in [0, 3e-8] (all of it within 1e-8 of 0 absolutely), crosses
+  // BP1 and BP2 and has no stretch.
+  int primary_bps = 0;
+  for (const CriticalPoint& p : ex.critical_points())
+    if (p.branches.front() == 0 && p.kind == CriticalKind::Bifurcation && p.converged) ++primary_bps;
+  CHECK(primary_bps == 2);
+  REQUIRE(ex.branches().size() == 3);
+  CHECK(ex.branches()[0].neutral.empty());
+  for (std::size_t b = 1; b < 3; ++b) {
+    INFO("branch " << b << ": " << ex.branches()[b].message);
+    REQUIRE(ex.branches()[b].neutral.size() == 1);
+    CHECK(ex.branches()[b].neutral.front().crossings >= 2);
+  }
+}

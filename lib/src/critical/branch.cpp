@@ -229,8 +229,11 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
   FlatRun run{0, f.current().lambda, f.current().lambda, f.current().lambda, 0.0, 0, {}};
   double lambda_previous = f.current().lambda;
   bool stretch_open = false;
+  // Relative to |λ| alone, as λ's units are the load pattern's: with a floor of 1 a
+  // model whose critical loads are 1e-9 (a pattern of 1e9 units) would be flat
+  // everywhere. A path through λ = 0 is never flat there.
   const auto flat_within = [](double lo, double hi) {
-    return hi - lo <= kNeutralTolerance * std::max(1.0, std::max(std::abs(lo), std::abs(hi)));
+    return hi - lo <= kNeutralTolerance * std::max(std::abs(lo), std::abs(hi));
   };
   const auto extend_run = [&](double lambda, double step) {
     if (flat_within(std::min(run.lo, lambda), std::max(run.hi, lambda))) {
