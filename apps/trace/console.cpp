@@ -118,7 +118,7 @@ void Console::on_neutral(int branch, const cr::NeutralStretch& n) {
                   "{:.4g} while K is singular to the path's precision (a neutral path, or a branch too flat at this "
                   "step length to tell its critical points from round-off): its crossings are not located{}\n",
                   branch, n.first_point, n.lambda, n.lambda_spread, n.arc_length,
-                  located.empty() ? "" : " (" + located + ", located on it before, is one of its points)"));
+                  located.empty() ? "" : " (located on it before: " + located + ")"));
 }
 
 void Console::on_branch_start(const cr::Branch& b) {

@@ -39,14 +39,16 @@ std::string describe(const NeutralStretch& n) {
                 n.crossings == 1 ? "" : "s");
   std::string s = buf;
   if (!n.located.empty()) {
-    s += "; located before it was recognised, one of its points:";
+    s += "; located before it was recognised:";
     for (const std::string& id : n.located) s += " " + id;
     s += "; the others";
   }
   s += " not located)";
   s += n.lambda_left ? ": lambda left the band after it, so the branch is flat there, not neutral: too flat at "
                        "this step length to tell its critical points from round-off"
-                     : ": a neutral path to the end of the branch, every point of it critical";
+                     : ": lambda stayed in the band to the end of the branch: a neutral path to the end of the "
+                       "branch, every point of it critical, or a branch too flat at this step length (trace "
+                       "it further, or with longer steps, to tell)";
   return s;
 }
 
@@ -229,6 +231,10 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
   FlatRun run{0, f.current().lambda, f.current().lambda, f.current().lambda, 0.0, 0, {}};
   double lambda_previous = f.current().lambda;
   bool stretch_open = false;
+  // (stretch, index into the finder's points) of the points located in a stretch's run
+  // before it was recognised: marked at the branch's end, once it is known whether λ
+  // left the band (then they stay isolated points, switched at as any other).
+  std::vector<std::pair<std::size_t, int>> stretch_points;
   // Relative to |λ| alone, as λ's units are the load pattern's: with a floor of 1 a
   // model whose critical loads are 1e-9 (a pattern of 1e9 units) would be flat
   // everywhere. A path through λ = 0 is never flat there.
@@ -288,12 +294,8 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
       n.lambda = run.lambda_first;
       n.crossings = run.crossings;
       for (int k : run.located) {
-        CriticalPoint& cp = finder_.points()[static_cast<std::size_t>(k)];
-        n.located.push_back(cp.id);
-        cp.neutral_branch = b.id;
-        cp.message += (cp.message.empty() ? "" : "; ") + std::string("on the neutral stretch of branch ") +
-                      std::to_string(b.id) + " from point " + std::to_string(run.first) +
-                      " (lambda constant, K singular along it): one of its points, not an isolated critical point";
+        n.located.push_back(finder_.points()[static_cast<std::size_t>(k)].id);
+        stretch_points.emplace_back(b.neutral.size(), k);
       }
       b.neutral.push_back(std::move(n));
       stretch_open = true;
@@ -359,6 +361,15 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     b.termination = branch_end(f.termination());
     b.message = f.message();
     if (f.termination() == continuation::Termination::Interrupted) interrupted_ = true;
+  }
+  for (const auto& [stretch, k] : stretch_points) {
+    const NeutralStretch& n = b.neutral[stretch];
+    if (n.lambda_left) continue;
+    CriticalPoint& cp = finder_.points()[static_cast<std::size_t>(k)];
+    cp.neutral_branch = b.id;
+    cp.message += (cp.message.empty() ? "" : "; ") + std::string("on the neutral stretch of branch ") +
+                  std::to_string(b.id) + " from point " + std::to_string(n.first_point) +
+                  " (lambda constant, K singular along it to the branch's end): one of its points";
   }
   for (const NeutralStretch& n : b.neutral)
     b.message += "; " + describe(n);

@@ -1126,7 +1126,9 @@ void CriticalPointFinder::keep(StepScan& s, int branch) {
 bool CriticalPointFinder::crossed(const continuation::PathFollower& follower, int branch) {
   StepScan s = scan(follower, branch);
   keep(s, branch);
-  return s.seen || s.predicted >= 0.0;
+  // The signs only: a dip the monitor predicts is news only once a split confirms it
+  // (resolve_step), which this does not do.
+  return s.seen;
 }
 
 std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continuation::PathFollower& follower,

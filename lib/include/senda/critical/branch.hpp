@@ -49,26 +49,27 @@ const char* to_string(BranchEnd e);  // kebab-case: "step-too-small", "rejoined"
 BranchEnd branch_end(continuation::Termination t);
 
 // A stretch of a branch along which λ stays constant (to kNeutralTolerance, relative)
-// while the state moves, and K is singular (det K or the eigenvalue monitor shows
-// crossings in two of its steps or more): a neutral equilibrium path (a torsional
+// while the state moves, and K is singular (its signs, or a refined step's pieces,
+// show two crossings or more): a neutral equilibrium path (a torsional
 // column whose section has no Wagner quartic term, a mechanism). Every point of it is
-// critical; the sign changes of det K and the eigenvalue dips along it are counted,
-// not located (each would be "located" at the stretch's λ, one per step).
+// critical; the sign changes of det K along it are counted, not located (each would
+// be "located" at the stretch's λ, one per step).
 struct NeutralStretch {
   int first_point = 0, last_point = 0;  // step indices on the branch (0 = its start point)
   double lambda = 0.0;                  // λ at first_point
   double lambda_spread = 0.0;           // max − min of λ over the stretch
   double arc_length = 0.0;              // in the path's scaled norm
-  int crossings = 0;                    // steps of the stretch that showed a crossing
+  int crossings = 0;                    // crossings in it: the points found in its run's
+                                        // located steps, then one per step whose signs changed
   bool lambda_left = false;             // λ left the band after last_point: a flat stretch
                                         // (the slow start of a branch near its bifurcation
                                         // point, at short steps), not a neutral path
   std::vector<std::string> located;     // points located on it before it was recognised
-                                        // (its first crossing: one of its points, their
-                                        // messages say so)
+                                        // (its first crossing); unless lambda_left, points
+                                        // of it, and their messages say so
 };
 // The relative bound on the spread of λ for a neutral stretch, and its least arc
-// length in units of the branch's first step (docs/theory.md §4, neutral paths).
+// length in units of the branch's first step (docs/theory.md §5, neutral paths).
 constexpr double kNeutralTolerance = 1e-8;
 constexpr double kNeutralArcSteps = 1.0;
 // "a neutral stretch from point 0 to 40: lambda = 9.942735329 constant to 5.3e-09 over …",

@@ -110,8 +110,9 @@ struct CriticalPoint {
   std::vector<int> branches;  // branches on which it was found (the first one located it)
   std::optional<BifurcationEquation> abe;
   bool switched = false;      // a secondary branch was started (or arrived) here
-  int neutral_branch = -1;    // ≥ 0: it lies on a neutral stretch of that branch (branch.hpp,
-                              // NeutralStretch), located before the stretch was recognised
+  int neutral_branch = -1;    // ≥ 0: it lies on a neutral stretch of that branch that λ did
+                              // not leave (branch.hpp, NeutralStretch), located before the
+                              // stretch was recognised; no branch is switched at it
 };
 
 // What the signs at the two ends of a bracket say of the point crossed
@@ -216,8 +217,9 @@ class CriticalPointFinder {
   explicit CriticalPointFinder(const FinderOptions& options) : options_(options) {}
   // The points the last step of `follower` crossed, in path order (empty: none).
   std::vector<Found> check(const continuation::PathFollower& follower, int branch = 0);
-  // Whether the last step of `follower` shows a crossing as check() reads it (the
-  // signs under the chosen test, or the eigenvalue monitor), without locating it or
+  // Whether the last step of `follower` shows a crossing by its signs, under the
+  // chosen test (not the eigenvalue monitor's dips, which need a split to confirm
+  // them), without locating it or
   // recording anything but the monitor's data for the next step. For a stretch of
   // path where every point is critical (a neutral path, BranchExplorer).
   bool crossed(const continuation::PathFollower& follower, int branch = 0);
