@@ -14,3 +14,6 @@ set_tests_properties(cli.full_disk PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
 add_test(NAME cli.bounded_memory
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/bounded_memory.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/bounded_memory)
 set_tests_properties(cli.bounded_memory PROPERTIES SKIP_RETURN_CODE 77)
+if(SENDA_SANITIZE OR SENDA_FUZZ)
+  set_tests_properties(cli.bounded_memory PROPERTIES ENVIRONMENT SENDA_ASAN_BUILD=1)
+endif()
