@@ -178,7 +178,8 @@ class Branch:
     end_point (the point where it rejoined another branch), neutral (its neutral
     stretches, where λ is constant and every point critical: dicts of first_point,
     last_point, lambda, lambda_spread, arc_length, crossings, lambda_left, located;
-    see docs/theory.md §5)."""
+    see docs/theory.md §5), metric ("path": the primary path's scaling; "own": the
+    branch's own, the structure's size and the critical load, docs/theory.md §5)."""
 
     id: int
     parent: int
@@ -190,6 +191,7 @@ class Branch:
     message: str
     end_point: str
     neutral: list
+    metric: str
 
 
 @dataclass(frozen=True)

@@ -448,6 +448,7 @@ py::dict to_dict(const critical::Branch& b) {
   d["termination"] = critical::to_string(b.termination);
   d["message"] = b.message;
   d["end_point"] = b.end_point;
+  d["metric"] = b.own_metric ? "own" : "path";
   py::list neutral;
   for (const critical::NeutralStretch& n : b.neutral) {
     py::dict x;

@@ -72,6 +72,7 @@ const std::map<std::string, Getter>& fields() {
        [](auto& o, auto&) { return std::string(o.explorer.direction == 0 ? "both" : o.explorer.direction > 0 ? "positive" : "negative"); }},
       {"branches.max_branches", [](auto& o, auto&) { return num(o.explorer.max_branches); }},
       {"branches.symmetric_tolerance", [](auto& o, auto&) { return num(o.explorer.symmetric_tolerance); }},
+      {"branches.switch_step_ratio", [](auto& o, auto&) { return num(o.explorer.switch_step_ratio); }},
       {"design.direction", [](auto& o, auto&) { return std::string(analysis::to_string(o.design.directions)); }},
       {"design.step", [](auto& o, auto&) { return num(o.design.curve.step); }},
       {"design.max_points", [](auto& o, auto&) { return num(o.design.curve.max_points); }},

@@ -1657,12 +1657,16 @@ TEST_CASE("catalogue .cfg: Argyris's right-angle frame, lateral buckling and bot
       }
   }
   CHECK(worst_mirror <= 1e-9);
-  // Measured: the 30th point at |uz_tip| = 2.966, λ = 1.089300 (λ/P_cr − 1 =
-  // 3.2e-4: a nearly flat, stable branch). Not validated: no published
-  // post-buckling curve was available to compare with.
+  // Measured: the 30th point at |uz_tip| = 29.29 (12 % of the legs' 240), λ = 1.127325
+  // (λ/P_cr − 1 = 3.5e-2: a flat, stable branch), traced in the branch's own metric
+  // (docs/theory.md eq. 5.5); in the path's metric, before it, the 30th point was at
+  // |uz_tip| = 2.966, λ = 1.089300. Not validated: no published post-buckling curve
+  // was available to compare with.
+  CHECK(s.branches[1].own_metric);
+  CHECK(s.branches[2].own_metric);
   INFO("tip uz " << m.displacement(b1.back().q, tip, Component::Uz) << " λ " << b1.back().lambda);
-  CHECK(std::abs(std::abs(m.displacement(b1.back().q, tip, Component::Uz)) - 2.965885) <= 1e-5);
-  CHECK(std::abs(b1.back().lambda - 1.089300) <= 1e-6);
+  CHECK(std::abs(std::abs(m.displacement(b1.back().q, tip, Component::Uz)) - 29.293948) <= 1e-5);
+  CHECK(std::abs(b1.back().lambda - 1.1273251) <= 1e-6);
 }
 
 namespace {
@@ -1835,13 +1839,16 @@ TEST_CASE("catalogue .cfg: lateral-torsional buckling of a cantilever, BP1 and b
       }
   }
   CHECK(worst_mirror <= 1e-9);
-  // Measured: the 40th point at |rx_tip| = 0.07844, |uy_tip| = 0.06890,
-  // λ = 5.109675 (λ/P_cr − 1 = 3.98e-3: stable, rising). Not validated: no
+  // Measured: the 40th point at |rx_tip| = 0.3158, |uy_tip| = 0.2635, λ = 5.431929
+  // (λ/P_cr − 1 = 6.7e-2: stable, rising), traced in the branch's own metric
+  // (docs/theory.md eq. 5.5; in the path's metric, before it, the 40th point was at
+  // |rx_tip| = 0.07844, λ = 5.109675; the own metric's points lie on that path,
+  // traced to λ = 8 in 269 steps, to 2e-6 in λ at equal rx). Not validated: no
   // published post-buckling curve was compared.
   INFO("tip uy " << m.displacement(b1.back().q, tip, Component::Uy) << " rx "
                  << m.displacement(b1.back().q, tip, Component::Rx) << " λ " << b1.back().lambda);
-  CHECK(std::abs(std::abs(m.displacement(b1.back().q, tip, Component::Rx)) - 0.0784411) <= 1e-6);
-  CHECK(std::abs(b1.back().lambda - 5.1096747) <= 1e-6);
+  CHECK(std::abs(std::abs(m.displacement(b1.back().q, tip, Component::Rx)) - 0.3158353) <= 1e-6);
+  CHECK(std::abs(b1.back().lambda - 5.4319287) <= 1e-6);
 }
 
 namespace {

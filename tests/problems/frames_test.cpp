@@ -200,6 +200,67 @@ TEST_CASE("Euler column: P_cr converges as h², elastica branch after switching"
     }
 }
 
+TEST_CASE("Euler column at the default scaling: the same BP1 and elastica as with unit weights", "[frame][euler-column][scaling]") {
+  // The column of the test above (n = 16) with the follower's defaults: per-kind
+  // weights from the first tangent (docs/theory.md eq. 2.10). The axis (0, 1) is
+  // computed through cos(π/2) = 6e-17, so the first tangent turns the nodes by
+  // 1e-16 per unit load while it shortens the column by 1e-5: before the kinds were
+  // compared as lengths, that round-off set the rotations' weight (7e15), the
+  // corrector followed its growth (12–15 iterations a step) and the path stalled at
+  // λ = 0.67 (0.27 P_cr) with no crossing. The branches, in the path's metric, moved
+  // the tip by 1e-5 a step; they are traced in their own metric (eq. 5.5).
+  const double P_cr = kPi * kPi / 4.0;
+  const BeamSection s{1e5, 1e5, 1.0};
+  double bp_lambda[2] = {}, branch_lambda[2][3] = {};
+  const double alpha_deg[3] = {60.0, 120.0, 160.0};
+  for (int run = 0; run < 2; ++run) {
+    const bool unit = run == 1;
+    Column c;
+    build_column(c, 16, 1.0, s);
+    const Model& m = c.model;
+    ExplorerOptions eo;
+    eo.path.auto_scale = !unit;
+    eo.path.initial_load_increment = 0.05 * P_cr;
+    eo.path.lambda_max = 6.0 * P_cr;
+    eo.path.monitor_dof = m.equation(c.tip, Component::Rz);
+    eo.path.max_displacement = 170.0 * kPi / 180.0;
+    eo.path.max_steps = 400;
+    eo.path.residual_tolerance = 1e-9;  // as above: round-off of f is 1e-16 EA
+    eo.direction = +1;
+    BranchExplorer ex(m, eo);
+    Recorder rec;
+    rec.tip_rz = eo.path.monitor_dof;
+    REQUIRE(ex.run(Vector::Zero(m.size()), 0.0, rec));
+    INFO((unit ? "unit weights" : "default scaling") << ": primary " << to_string(ex.branches()[0].termination)
+                                                      << ", " << ex.branches()[0].points << " points");
+    REQUIRE(ex.critical_points().size() == 1);
+    const CriticalPoint& bp = ex.critical_points()[0];
+    REQUIRE(bp.converged);
+    CHECK(bp.kind == CriticalKind::Bifurcation);
+    bp_lambda[run] = bp.lambda;
+    REQUIRE(ex.branches().size() == 2);
+    CHECK(ex.branches()[1].own_metric == !unit);
+    CHECK(ex.branches()[1].neutral.empty());
+    // The primary path reaches λ_max in as many steps with either scaling (15), where
+    // the default had stalled below P_cr.
+    CHECK(ex.branches()[0].termination == BranchEnd::Completed);
+    CHECK(ex.branches()[0].points <= 20);
+    const auto& br = rec.branches[1];
+    const double sign = br.back().theta > 0 ? 1.0 : -1.0;
+    for (int k = 0; k < 3; ++k) {
+      INFO("alpha " << alpha_deg[k]);
+      REQUIRE(value_at(m, br, rec.tip_rz, sign * alpha_deg[k] * kPi / 180.0, branch_lambda[run][k]));
+    }
+  }
+  // The same discrete problem: BP1 to the location's precision (measured 8e-11), the
+  // branch's load at a prescribed tip rotation to the 1e-9 of that solve.
+  CHECK(std::abs(bp_lambda[0] / bp_lambda[1] - 1.0) <= 1e-9);
+  for (int k = 0; k < 3; ++k) {
+    INFO("alpha " << alpha_deg[k] << ": " << branch_lambda[0][k] << " " << branch_lambda[1][k]);
+    CHECK(std::abs(branch_lambda[0][k] / branch_lambda[1][k] - 1.0) <= 1e-8);
+  }
+}
+
 namespace {
 // Lee's frame: column (0,0)–(0,120), beam (0,120)–(120,120), rigid corner, both far
 // ends pinned, load P downward on the beam at 24 from the corner. The beam is meshed

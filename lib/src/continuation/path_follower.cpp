@@ -40,6 +40,10 @@ constexpr double kMinTangentCosine = 0.5;
 // branch the correction is about κΔs²/2 against Δs, and halving the step meets the
 // bound; a corrector that converged on another part of the path does not.
 constexpr double kMaxCorrectionFloor = 0.05;
+// The scaling (eq. 2.10): a kind of unknown whose block of the first tangent,
+// measured as a length, is below this fraction of the largest is one the load does
+// not move (round-off, or a response too small to set a unit by).
+constexpr double kKindNoise = 1e-6;
 // Round-off of a position or a step: 64 eps of its size (as the corrector's floor).
 constexpr double kRoundOff = 64.0 * std::numeric_limits<double>::epsilon();
 // max_steps reached with the end point this fraction of the arc length walked, or
@@ -266,7 +270,7 @@ void PathFollower::set_scaling(const Vector& v) {
   scaling_.psi = options_.psi;
   if (!options_.auto_scale) return;
   // Characteristic size of each kind of unknown: the norm of its block of v,
-  // so that ‖v‖_W = 1 and load and displacement weigh alike when ψ = 1.
+  // so that ‖v‖_W = 1 and load and displacement weigh alike when ψ = 1 (eq. 2.10).
   constexpr int kinds = 3;  // DofKind::Translation, Rotation, Generic
   std::vector<int> kind(static_cast<std::size_t>(n));
   double size2[kinds] = {0.0, 0.0, 0.0};
@@ -277,19 +281,28 @@ void PathFollower::set_scaling(const Vector& v) {
     size2[k] += v[i] * v[i];
     present[k] = true;
   }
-  double largest = 0.0;
+  // The kinds compared as lengths (a rotation θ moves the structure by θ L): a kind
+  // whose block is below kKindNoise of the largest, so measured, is one the load does
+  // not move. Its block is round-off or a response of that order (a straight column
+  // whose axis is computed with cos(π/2) = 6e-17 turns by 1e-16 per unit load while
+  // it shortens by 1e-5): a weight of 1/‖block‖ would make that noise, and its
+  // growth along the path, the whole of the norm (the column crawled at 10⁻⁷ of its
+  // first step, 15 iterations a step, at λ = 0.27 P_cr). It is measured as a length
+  // instead, in the units of the largest kind.
+  double length[kinds], largest = 0.0;
   int m = 0;
-  for (int k = 0; k < kinds; ++k)
-    if (present[k]) {
-      largest = std::max(largest, std::sqrt(size2[k]));
-      ++m;
-    }
+  for (int k = 0; k < kinds; ++k) {
+    length[k] = problem_.kind_length(static_cast<core::DofKind>(k));
+    if (!present[k]) continue;
+    largest = std::max(largest, std::sqrt(size2[k]) * length[k]);
+    ++m;
+  }
   if (!(largest > 0.0) || !std::isfinite(largest)) return;
   double weight[kinds];
   for (int k = 0; k < kinds; ++k) {
-    double s = std::sqrt(size2[k]);
-    if (!(s > 1e-12 * largest)) s = largest;  // a kind the load does not move: neutral weight
-    weight[k] = 1.0 / (s * std::sqrt(static_cast<double>(m)));
+    const double s = std::sqrt(size2[k]);
+    weight[k] = s * length[k] > kKindNoise * largest ? 1.0 / (s * std::sqrt(static_cast<double>(m)))
+                                                     : length[k] / (largest * std::sqrt(static_cast<double>(m)));
   }
   for (int i = 0; i < n; ++i) scaling_.w[i] = weight[kind[static_cast<std::size_t>(i)]];
 }

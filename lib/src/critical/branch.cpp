@@ -21,6 +21,10 @@ namespace {
 // above the located point on a column's crawling branch, constant to 1e-15).
 constexpr int kCrawlSteps = 5;
 constexpr double kCrawlTolerance = 1e-6;
+// A secondary branch gets its own metric (branch_start) when the path's would move
+// the structure, in its first step, by less than this fraction of what the branch's
+// own metric moves it.
+constexpr double kOwnMetricFraction = 1e-2;
 
 std::string short_g(double x) {
   char buf[32];
@@ -208,13 +212,18 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
                 "| = " + short_g((c.q - o.q).norm()) + ", |lambda - lambda_" + id +
                 "| = " + short_g(std::abs(c.lambda - o.lambda)) +
                 "): its steps are too short in the unknowns' own units. " +
-                (options_.path.auto_scale
+                (b.own_metric
+                     ? std::string("The branch was traced in its own metric (the structure's size and the "
+                                   "critical load): raise branches.switch_step_ratio or continuation.initial_step")
+                 : options_.path.auto_scale
                      ? std::string("On a nearly inextensible primary path the per-kind weights of "
                                    "continuation.auto_scale make them so: set continuation.auto_scale = false "
                                    "(and continuation.psi), or raise branches.switch_step_ratio")
-                     : std::string("Raise branches.switch_step_ratio or continuation.initial_step, or lower "
-                                   "continuation.psi (a model whose displacements are all below this bound, in "
-                                   "its units, is below what a location resolves)"));
+                     : std::string("With continuation.auto_scale = false a step on the branch moves the "
+                                   "structure by about initial_step times max(psi, |dq/dlambda|): raise "
+                                   "continuation.psi, branches.switch_step_ratio or continuation.initial_step (a "
+                                   "model whose displacements are all below this bound, in its units, is below "
+                                   "what a location resolves)"));
   };
   // The run of points, ending at the current one, over which λ stays within
   // kNeutralTolerance, with what was found in its steps. A run flat over an arc of
@@ -337,7 +346,7 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
       }
       if (found.is_new) {
         if (cp.converged && cp.kind == CriticalKind::Bifurcation) {
-          cp.abe = bifurcation_equation(problem_, cp, scaling_, found.secant_q, found.secant_lambda,
+          cp.abe = bifurcation_equation(problem_, cp, f.scaling(), found.secant_q, found.secant_lambda,
                                         options_.symmetric_tolerance);
           if (cp.abe->valid && b.depth < options_.max_depth && wanted(cp.id))
             queue.push_back({found.index, b.id, b.depth + 1});
@@ -402,7 +411,9 @@ void BranchExplorer::switch_at(const Pending p, ExplorerEvents& events, std::vec
     b.depth = p.depth;
     b.start_point = cp.id;
     b.direction = dir;
-    if (!f.start_along(cp.q, cp.lambda, dir * t.q, dir * t.lambda, ds0_ * options_.switch_step_ratio, scaling_)) {
+    const BranchStart start = branch_start(cp, t);
+    b.own_metric = start.own;
+    if (!f.start_along(cp.q, cp.lambda, dir * t.q, dir * t.lambda, start.ds, start.scaling)) {
       b.termination = branch_end(f.termination());
       b.message = f.message();
       branches_.push_back(b);
@@ -411,6 +422,50 @@ void BranchExplorer::switch_at(const Pending p, ExplorerEvents& events, std::vec
     branches_.push_back(b);
     trace_branch(f, branches_.back(), events, queue);
   }
+}
+
+BranchExplorer::BranchStart BranchExplorer::branch_start(const CriticalPoint& cp, const BranchTangent& t) const {
+  // The path's metric (eq. 2.10) has the unit of displacement of its first tangent:
+  // ‖v‖ per unit load. On a stiff primary path (a straight column shortening by
+  // 1e-5 of its length up to its buckling load) that unit is far too fine for the
+  // secondary branch, which moves the structure by its own size while λ hardly
+  // changes: a first step of Δs₀ moves it by 1e-5 and the branch crawls (the Euler
+  // column at the default settings walked 26 first steps along the elastica at
+  // λ = λ_c ± 1e-8 and reported its round-off as critical points). The branch's own
+  // metric measures displacements against the structure's size L (rotations as θ L,
+  // Problem::kind_length) and λ against Λ = max(|λ_c|, Δλ₀):
+  //     w_i = c_i / L,   ψ = 1 / Λ,   Δs_b = switch_step_ratio · Δλ₀ / Λ        (5.5)
+  // so that its first step moves the structure by the fraction of L that the path's
+  // first load increment is of Λ. It is used where the path's metric would move
+  // the structure by less than kOwnMetricFraction of that in the branch's first
+  // step; elsewhere (flexible structures, whose paths move them) the branch keeps
+  // the path's metric. Not with auto_scale = false (the user's own metric), nor for
+  // a problem with no translations (no length to measure by).
+  BranchStart inherited{scaling_, ds0_ * options_.switch_step_ratio, false};
+  if (!options_.path.auto_scale) return inherited;
+  const int n = problem_.size();
+  bool translations = false;
+  Vector c(n);
+  for (int i = 0; i < n; ++i) {
+    const core::DofKind k = problem_.dof_kind(i);
+    translations = translations || k == core::DofKind::Translation;
+    c[i] = problem_.kind_length(k);
+  }
+  const double L = problem_.kind_length(core::DofKind::Rotation);
+  const double dl0 = std::abs(options_.path.initial_load_increment);
+  const double Lambda = std::max(std::abs(cp.lambda), dl0);
+  const double t_norm = scaling_.norm(t.q, t.lambda);
+  if (!translations || !(L > 0.0) || !std::isfinite(L) || !(dl0 > 0.0) || !std::isfinite(Lambda) || !(t_norm > 0.0))
+    return inherited;
+  const double moved_inherited = inherited.ds * c.cwiseProduct(t.q).norm() / t_norm;
+  BranchStart own;
+  own.ds = options_.switch_step_ratio * dl0 / Lambda;
+  const double moved_own = own.ds * L;
+  if (!(moved_inherited < kOwnMetricFraction * moved_own)) return inherited;
+  own.scaling.w = c / L;
+  own.scaling.psi = 1.0 / Lambda;
+  own.own = true;
+  return own;
 }
 
 bool BranchExplorer::run(const Vector& q0, double lambda0, ExplorerEvents& events) {

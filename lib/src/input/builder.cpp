@@ -1330,6 +1330,7 @@ void Builder::read_continuation(Spec& s) {
   b.direction = dir == "positive" ? 1 : dir == "negative" ? -1 : 0;
   b.max_branches = static_cast<int>(*c_.integer("branches.max_branches"));
   b.symmetric_tolerance = *c_.real("branches.symmetric_tolerance");
+  b.switch_step_ratio = *c_.real("branches.switch_step_ratio");
 }
 
 void Builder::read_design(Spec& s) {

@@ -357,6 +357,18 @@ DofKind Model::dof_kind(int i) const {
   return static_cast<int>(c) < 3 ? DofKind::Translation : DofKind::Rotation;
 }
 
+double Model::kind_length(DofKind kind) const {
+  if (kind == DofKind::Translation || nodes_.empty()) return 1.0;
+  Eigen::Vector3d lo = nodes_.front().x, hi = lo;
+  for (const auto& n : nodes_) {
+    lo = lo.cwiseMin(n.x);
+    hi = hi.cwiseMax(n.x);
+  }
+  double L = (hi - lo).maxCoeff();
+  if (!(L > 0.0) || !std::isfinite(L)) L = 1.0;
+  return kind == DofKind::Rotation ? L : L * L;
+}
+
 double Model::force_terms(const Vector& q, double /*lambda*/) const {
   // ‖ Σₑ |K_e| |y_e| ‖ with y_e the element's coordinates relative to its centre
   // (translations) and its rotations: the size of the terms of f_e (eq. 2.9a).

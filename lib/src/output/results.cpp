@@ -199,6 +199,7 @@ std::string summary_json(const RunInfo& info, const analysis::TraceResult& s) {
     x["termination"] = critical::to_string(b.termination);
     x["message"] = b.message;
     x["end_point"] = b.end_point;
+    x["metric"] = b.own_metric ? "own" : "path";
     ordered_json neutral = ordered_json::array();
     for (const critical::NeutralStretch& n : b.neutral)
       neutral.push_back({{"first_point", n.first_point}, {"last_point", n.last_point}, {"lambda", n.lambda},

@@ -60,6 +60,11 @@ class Problem {
 
   virtual DofKind dof_kind(int /*i*/) const { return DofKind::Generic; }
 
+  // The length that one unit of a kind of unknown stands for, so that kinds can be
+  // compared (the path's scaling, docs/theory.md eq. 2.10): a rotation θ moves the
+  // structure by about θ L, L its size. 1 by default (every kind in its own units).
+  virtual double kind_length(DofKind /*kind*/) const { return 1.0; }
+
   // The size of the terms whose sum is g(q, λ), as a norm over the unknowns; g is
   // computed to about eps times it (docs/theory.md eq. 2.9a). The default, 0, leaves
   // the follower with its own estimate ‖ |K| |q| ‖ (eq. 2.9: q is the whole state,

@@ -87,6 +87,10 @@ struct Branch {
   std::string message;
   std::string end_point;    // id of the point where it rejoined another branch
   std::vector<NeutralStretch> neutral;  // its neutral stretches, in path order
+  // Secondary branches: traced in a metric of their own (the structure's size and
+  // the critical load, docs/theory.md §5 "The metric of a branch") instead of the
+  // path's, whose first tangent made it too fine for the branch.
+  bool own_metric = false;
 };
 
 class ExplorerEvents {
@@ -138,6 +142,13 @@ class BranchExplorer {
   };
   void trace_branch(continuation::PathFollower& f, Branch& b, ExplorerEvents& events, std::vector<Pending>& queue);
   void switch_at(Pending p, ExplorerEvents& events, std::vector<Pending>& queue);
+  // The scaling and first step of a branch from cp along t (docs/theory.md §5).
+  struct BranchStart {
+    continuation::Scaling scaling;
+    double ds = 0.0;
+    bool own = false;
+  };
+  BranchStart branch_start(const CriticalPoint& cp, const BranchTangent& t) const;
   bool wanted(const std::string& id) const;
   void absorb(const continuation::PathFollower& f);
 

@@ -62,6 +62,7 @@ class LineProblem final : public Problem {
   void dg_dlambda(const Vector& q, double t, Vector& out) const override;
   bool tangent_derivative(const Vector& q, double t, const Vector& a, const Vector& b, Vector& out) const override;
   DofKind dof_kind(int i) const override { return nominal_->dof_kind(i); }
+  double kind_length(DofKind kind) const override { return nominal_->kind_length(kind); }
   std::string dof_name(int i) const override { return nominal_->dof_name(i); }
   double force_terms(const Vector& q, double t) const override { return nominal_->force_terms(q, lambda(t)); }
 

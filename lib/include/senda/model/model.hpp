@@ -112,6 +112,9 @@ class Model final : public Problem {
   void dg_dlambda(const Vector& q, double lambda, Vector& out) const override;
   bool is_proportional() const override { return moments_.empty(); }
   DofKind dof_kind(int i) const override;
+  // Translation 1, rotation L, warping (a rate of twist) L², with L the largest side
+  // of the box that holds the nodes (1 for a model of one point).
+  double kind_length(DofKind kind) const override;
   std::string dof_name(int i) const override;
   double force_terms(const Vector& q, double lambda) const override;
   // Σₑ ∇(K_e a_e)·b_e when every element provides it (Element::tangent_derivative)
