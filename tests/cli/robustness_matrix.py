@@ -21,6 +21,10 @@ STRUCTURES = {
     "von-mises": ("problems/von-mises.cfg", "2 uy", []),
     "euler-column": ("problems/euler-column.cfg", None, []),
     "leaning-column": ("problems/leaning-column.cfg", None, []),
+    # the columns at the default scaling (the files turn it off): round-off rotations
+    # measured as lengths (docs/theory.md eq. 2.10)
+    "euler-column-default-scaling": ("problems/euler-column.cfg", None, ["continuation.auto_scale=true"]),
+    "leaning-column-default-scaling": ("problems/leaning-column.cfg", None, ["continuation.auto_scale=true"]),
     "roorda-frame": ("problems/roorda-frame.cfg", None, []),
     "lee-frame": ("problems/lee-frame.cfg", None, []),
     "eriksson-frame": ("problems/eriksson-frame.cfg", None, []),
