@@ -377,12 +377,16 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     located.factorizations += start_factorizations;
     far = false;
     if (!located.converged) return located;
-    far = (located.q - before.q).norm() > 2.0 * span + 1e-12 * (1.0 + located.q.norm()) ||
-          (located.q - after.q).norm() > 2.0 * span + 1e-12 * (1.0 + located.q.norm());
+    const double to_before = (located.q - before.q).norm(), to_after = (located.q - after.q).norm();
+    far = to_before > 2.0 * span + 1e-12 * (1.0 + located.q.norm()) ||
+          to_after > 2.0 * span + 1e-12 * (1.0 + located.q.norm());
     if (far) {
+      // Said in the state's distances: λ alone can lie inside the bracket's λ range
+      // (a flat branch brackets a point with both ends at one λ) while the state is far.
       located.converged = false;
       located.message = "converged to a critical point outside the bracket (lambda = " + fmt_g(located.lambda) +
-                        ", more than twice the bracket's length from both ends)";
+                        "; its state is " + fmt_g(to_before) + " and " + fmt_g(to_after) +
+                        " from the bracket's ends: more than twice the bracket's length " + fmt_g(span) + " from one of them)";
     }
     return located;
   };
