@@ -240,10 +240,11 @@ TEST_CASE("catalogue .cfg: torsional buckling of a thin-walled column, both post
   input::Config config =
       input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/torsional-column.cfg");
   // Koiter's coefficient is the limit a → 0: the branches' first steps are made a
-  // fifth of the catalogue's, so that three points per half lie below a = 0.01. (The
-  // branches from BP1 are traced in their own metric, docs/theory.md eq. 5.5: at the
-  // catalogue's step the first point is at a = 0.0074 and the next ones beyond 0.01.)
-  config.apply_override("branches.switch_step_ratio=0.2");
+  // hundredth of the catalogue's, so that three points per half lie below a = 0.01
+  // (the steps at most double). The branches are traced in their own metric
+  // (docs/theory.md eq. 5.5), whose first step at the catalogue's settings moves the
+  // column by a tenth of its length in the mean: a = 0.11 at the first point.
+  config.apply_override("branches.switch_step_ratio=0.01");
   const input::Spec spec = input::build(config);
   const std::filesystem::path dir = std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / "catalogue-torsional-column";
   struct Branches : analysis::Observer {

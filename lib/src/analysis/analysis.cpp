@@ -75,7 +75,10 @@ class Adapter final : public critical::ExplorerEvents {
     }
   }
   void on_critical(const critical::Branch& b, const critical::CriticalPoint& cp, bool is_new) override {
-    observer_.on_critical(CriticalEvent{b.id, cp, is_new, explorer_.scaling(), explorer_.initial_step()});
+    // The metric of the path the point was found on: a limit point's state starts a
+    // path along its mode in it (start_state), a bifurcation point's gives its
+    // branches their parent metric (--from), as in this run.
+    observer_.on_critical(CriticalEvent{b.id, cp, is_new, explorer_.scaling(b.id), explorer_.initial_step(b.id)});
   }
   void on_neutral(const critical::Branch& b, const critical::NeutralStretch& n) override {
     observer_.on_neutral(b.id, n);
@@ -134,8 +137,9 @@ TraceResult Analysis::run(Observer& observer) {
   Adapter adapter(observer, r, explorer);
   const std::optional<SavedState>& saved = options_.from;
   if (saved) {
-    explorer.run_from(saved->point, saved->scaling, saved->initial_step * explorer.options().switch_step_ratio,
-                      adapter);
+    // The state's step is its path's base step: switch_step_ratio is applied once,
+    // when the branches start (it was applied here too, twice in all).
+    explorer.run_from(saved->point, saved->scaling, saved->initial_step, adapter);
     r.termination = explorer.interrupted() ? Termination::Interrupted : from_termination(explorer.branches());
     r.message = "secondary branches from " + saved->point.id + " (saved state " + saved->source + ")";
   } else {

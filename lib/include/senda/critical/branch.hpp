@@ -13,6 +13,7 @@
 // C ≠ 0: asymmetric (transcritical). Both cases: the null directions of the
 // 2×2 form [[A, B], [B, C]], B = (B₁ + B₂)/2.
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -118,11 +119,15 @@ class BranchExplorer {
   // have wanted to inspect the start point first); it must use options().path.
   void run(continuation::PathFollower& primary, ExplorerEvents& events);
   const ExplorerOptions& options() const { return options_; }
-  // The scaling and Δs₀ of the primary path (or of the saved state), shared by every branch.
-  const continuation::Scaling& scaling() const { return scaling_; }
-  double initial_step() const { return ds0_; }
+  // The metric a branch was traced in: its scaling and its base step (Δs₀ of the
+  // primary path; Δλ₀/Λ of a branch in its own metric; what switch_step_ratio
+  // multiplies for the branches that start on it). Branch 0 of a run from a saved
+  // state is the saved path's. For a saved state of a point found on that branch.
+  const continuation::Scaling& scaling(int branch) const { return metric(branch).scaling; }
+  double initial_step(int branch) const { return metric(branch).base_step; }
   // Secondary branches from a saved bifurcation point (--from) whose abe is set,
-  // skipping the primary path; ds is the first step on each branch.
+  // skipping the primary path; scaling and ds are those of the path it was found
+  // on (the state's), ds before switch_step_ratio.
   bool run_from(const CriticalPoint& bp, const continuation::Scaling& scaling, double ds, ExplorerEvents& events);
 
   const std::vector<Branch>& branches() const { return branches_; }
@@ -142,13 +147,20 @@ class BranchExplorer {
   };
   void trace_branch(continuation::PathFollower& f, Branch& b, ExplorerEvents& events, std::vector<Pending>& queue);
   void switch_at(Pending p, ExplorerEvents& events, std::vector<Pending>& queue);
-  // The scaling and first step of a branch from cp along t (docs/theory.md §5).
-  struct BranchStart {
+  struct PathMetric {
     continuation::Scaling scaling;
+    double base_step = 0.0;
+  };
+  const PathMetric& metric(int branch) const;
+  // The metric and first step of a branch from cp along t, found on a path traced
+  // in `parent` (docs/theory.md §5, eq. 5.5).
+  struct BranchStart {
+    std::shared_ptr<const PathMetric> metric;
     double ds = 0.0;
     bool own = false;
   };
-  BranchStart branch_start(const CriticalPoint& cp, const BranchTangent& t) const;
+  BranchStart branch_start(const CriticalPoint& cp, const BranchTangent& t,
+                           const std::shared_ptr<const PathMetric>& parent) const;
   bool wanted(const std::string& id) const;
   void absorb(const continuation::PathFollower& f);
 
@@ -156,8 +168,8 @@ class BranchExplorer {
   ExplorerOptions options_;
   CriticalPointFinder finder_;
   std::vector<Branch> branches_;
-  continuation::Scaling scaling_;
-  double ds0_ = 0.0;
+  // One per branch id (shared where a branch keeps its parent's metric).
+  std::vector<std::shared_ptr<const PathMetric>> metrics_;
   std::string message_;
   bool interrupted_ = false;
   continuation::Stats stats_;
