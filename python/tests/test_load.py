@@ -38,9 +38,21 @@ def check_same_as_summary(r, s):
                 assert tl == jt["lambda"]
         else:
             assert c.abe is None or not c.abe["valid"]
-    assert [(b.id, b.parent, b.start_point, b.termination, b.points, b.message, b.neutral) for b in r.branches] == [
-        (b["id"], b["parent"], b["start_point"], b["termination"], b["points"], b["message"], b["neutral"])
-        for b in s["branches"]]
+    assert [(b.id, b.parent, b.start_point, b.termination, b.points, b.message, b.neutral, b.metric)
+            for b in r.branches] == [
+        (b["id"], b["parent"], b["start_point"], b["termination"], b["points"], b["message"], b["neutral"],
+         b["metric"]) for b in s["branches"]]
+
+
+def test_branch_metric_as_summary_json(run_trace):
+    """The Euler column at the default scaling: its branches are traced in their own
+    metric (docs/theory.md eq. 5.5), Branch.metric "own" as summary.json says."""
+    code, err, out = run_trace("problems/euler-column.cfg", "continuation.auto_scale=true")
+    assert code == 0, err
+    s = read_summary(out)
+    r = senda.load("problems/euler-column.cfg", overrides={"continuation.auto_scale": "true"}).run()
+    check_same_as_summary(r, s)
+    assert [b.metric for b in r.branches] == ["path", "own", "own"]
 
 
 def path_csv(out):
