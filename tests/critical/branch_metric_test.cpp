@@ -164,3 +164,35 @@ TEST_CASE("the rule of the branch's own metric on either side of its bound: an e
     for (int k = 1; k <= 2; ++k) CHECK(events.lambda_max[static_cast<std::size_t>(k)] > 2.2 * point(r, "BP1").lambda);
   }
 }
+
+TEST_CASE("a bifurcation point crossed along its secondary branch is located as the bifurcation point, at any "
+          "location tolerance",
+          "[branch][locate][spb]") {
+  // From LP1 on the sway branch, direction +1, the path comes down through BP1 (the
+  // minimum of λ along the branch: t_λ changes sign, det K does not) and up the other
+  // half. SPL is singular there; K's eigenvalue stays ~1e-10 ρ over a range of the
+  // branch. Before: accepted on one small residual after an update had raised it from
+  // 6.9e-13 to 2.7e-5, a "limit point" at λ = 0.9137945, u_3_ux = 6.7e-3 (tolerance
+  // 1e-10), or at 0.91378887, u_3_ux = −2.4e-4 (1e-12). (1e-14 is below this model's
+  // round-off floor, ~1e-12: nothing is located, and the run says so.)
+  const analysis::TraceResult full = run(kPortal, {}, work("secondary-full"));
+  const critical::CriticalPoint& bp = point(full, "BP1");
+  const std::filesystem::path lp_state = work("secondary-full") / "states" / "LP1.json";
+  REQUIRE(std::filesystem::exists(lp_state));
+  for (const std::string tolerance : {"1e-10", "1e-12"}) {
+    INFO("critical.tolerance = " << tolerance);
+    const analysis::TraceResult r =
+        run(kPortal,
+            {"continuation.start_state=" + lp_state.string(), "continuation.direction=1", "branches.switch=false",
+             "stop.max_steps=30", "critical.tolerance=" + tolerance},
+            work("secondary-" + tolerance));
+    REQUIRE(r.critical_points.size() == 1);
+    const critical::CriticalPoint& c = r.critical_points.front().point;
+    INFO(c.id << ": " << c.message);
+    CHECK(c.converged);
+    CHECK(c.kind == critical::CriticalKind::Bifurcation);
+    CHECK(c.system == "SPB");
+    CHECK(std::abs(c.lambda - bp.lambda) <= 1e-10 * bp.lambda);  // measured 1.8e-11 (1e-10), 4.3e-11 (1e-12)
+    CHECK((c.q - bp.q).norm() <= 1e-6 * bp.q.norm());
+  }
+}

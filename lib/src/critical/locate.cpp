@@ -482,12 +482,21 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     // size (Euler column, EA = 1e5 EI/L²). At the round-off floor (the updates no
     // longer decrease: the lateral-torsional buckling beam, whose residual stays at
     // 1.7e-11) the updates are noise: below √tol relative they are accepted, as the
-    // path's corrector accepts its floor (eq. 2.9a).
+    // path's corrector accepts its floor (eq. 2.9a). A floor is a residual that stays
+    // below the tolerance: the iterate before must have met it too. Where the augmented
+    // system is nearly singular (SPL at a bifurcation point crossed along its secondary
+    // branch, whose eigenvalue stays ~1e-10 ρ over a range of the branch) the residual
+    // alternates 1e-12, 1e-6, 1e-13, … while the updates, ~1e-7 of λ, do not shrink:
+    // accepted on one small residual, a point 6.7e-3 from the bifurcation point was
+    // "located" as a limit point (the portal of tests/critical/branch_metric_test.cpp).
     const double lambda_span = std::max({std::abs(lambda), lambda_span_hint, 1e-300});
     const auto updates_below = [&](double t) {
       return std::abs(last_dl) <= t * lambda_span && last_dphi <= t * pn;
     };
-    const bool stagnated = std::abs(last_dl) >= 0.5 * std::abs(previous_dl) || last_dphi >= 0.5 * previous_dphi;
+    const auto& history = cp.residual_history;
+    const bool at_floor = it > 0 && history[static_cast<std::size_t>(it) - 1] <= options.tolerance;
+    const bool stagnated =
+        at_floor && (std::abs(last_dl) >= 0.5 * std::abs(previous_dl) || last_dphi >= 0.5 * previous_dphi);
     const bool small_update =
         it > 0 && (updates_below(100.0 * options.tolerance) ||
                    (stagnated && updates_below(std::sqrt(options.tolerance))));
@@ -510,7 +519,12 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       // with φᵀr already small (at a limit point it stays O(1)).
       const bool linear = it >= 3 && h[it] > 0.2 * h[it - 1] && h[it - 1] > 0.2 * h[it - 2] && h[it - 1] < 1e-2 &&
                           cp.phi_dot_r < 0.1;
-      if (cp.phi_dot_r < options.bifurcation_tolerance || linear) {
+      // Erratic: an update from an iterate already near the tolerance raised the
+      // residual a thousandfold. Newton does not do that on a regular system; SPL
+      // is singular at a bifurcation point (its secondary branch, where K's eigenvalue
+      // stays tiny and φᵀr is small but not ε_b-small, is where it happens).
+      const bool erratic = it >= 1 && h[it - 1] <= 1e-6 && h[it] > 1e3 * h[it - 1] && cp.phi_dot_r < 0.1;
+      if (cp.phi_dot_r < options.bifurcation_tolerance || linear || erratic) {
         spb = true;
         cp.residual_history.back() = std::max(res, cp.phi_dot_r);
       }
