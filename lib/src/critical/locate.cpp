@@ -404,6 +404,11 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     }
     located.factorizations = other.factorizations;
   }
+  // Not located: the kind the bracket's signs give, where they give one (a crossing of
+  // the primary path of a straight column is a bifurcation point whether or not SPB
+  // converges; it was listed as LP1).
+  if (!located.converged && located.kind != CriticalKind::Multiple && evidence == BracketEvidence::Bifurcation)
+    located.kind = CriticalKind::Bifurcation;
   return located;
 }
 
@@ -506,6 +511,19 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     }
     if (it == options.max_iterations) {
       cp.message = "no convergence in " + std::to_string(it) + " iterations (" + cp.system + ")";
+      // A residual that stayed within a factor of 10 over the last iterations, above the
+      // tolerance, is a floor (the round-off of g for a very stiff member: the Euler
+      // column at EA = 1e9 EI/L² stays at 1e-9): say so, and which key helps.
+      const auto& h = cp.residual_history;
+      constexpr std::size_t kTail = 5;
+      if (h.size() >= kTail) {
+        const auto [lo, hi] = std::minmax_element(h.end() - kTail, h.end());
+        if (*lo > options.tolerance && *hi <= 10.0 * *lo)
+          cp.message += "; the residual stayed in [" + fmt_g(*lo) + ", " + fmt_g(*hi) + "] over the last " +
+                        std::to_string(kTail) + " iterations, above critical.tolerance = " +
+                        fmt_g(options.tolerance) + ": a round-off floor of this model? a critical.tolerance above " +
+                        fmt_g(*hi) + " accepts it";
+      }
       return cp;
     }
     if (options.stop_requested && options.stop_requested()) {

@@ -1,0 +1,56 @@
+// A crossing that cannot be located: what the run says about it. The case: the Euler
+// column (clamped-free, EI = L = 1, 16 Simo–Reissner elements) with EA = GA = 1e9:
+// the round-off of the axial forces (~1e-16 EA) keeps the scaled augmented residual
+// at ~1e-9, above the default critical.tolerance = 1e-10.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+
+#include "senda/input/builder.hpp"
+#include "senda/input/config.hpp"
+#include "support/trace_run.hpp"
+
+using namespace senda;
+
+namespace {
+const char* kStiffColumn =
+    "[model]\ndim = 2\nnode = 1 0.0 0.0\nnode = 2 0.0 1.0\nbeam = 1 1 2 1e9 1e9 1.0 16\n"
+    "fix = 1 ux uy rz\nload = 2 uy -1.0\n"
+    "[continuation]\nconstraint = spherical\ninitial_step = 0.25\nauto_scale = false\nresidual_tolerance = 1e-9\n"
+    "[stop]\nmax_steps = 80\nlambda_max = 10\n[branches]\nswitch = false\n";
+
+analysis::TraceResult run(const std::string& tolerance, const std::string& name) {
+  input::Config c = input::Config::parse(kStiffColumn, "stiff-column.cfg");
+  c.apply_override("critical.tolerance=" + tolerance);
+  const input::Spec spec = input::build(c);
+  return senda::testing::run_into(spec, std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / name, &c);
+}
+}  // namespace
+
+TEST_CASE("a crossing not located keeps the kind its bracket's signs give, and a residual floor above the "
+          "tolerance is named with the key that helps",
+          "[critical][locate][not-located]") {
+  const analysis::TraceResult r = run("1e-10", "not-located-floor");
+  REQUIRE(r.critical_points.size() == 1);
+  const critical::CriticalPoint& c = r.critical_points.front().point;
+  INFO(c.id << ": " << c.message);
+  CHECK(!c.converged);
+  // det K and the bordered determinant both changed: a bifurcation crossed along the
+  // path (it was listed as LP1, a limit point).
+  CHECK(c.evidence == critical::BracketEvidence::Bifurcation);
+  CHECK(c.kind == critical::CriticalKind::Bifurcation);
+  CHECK(c.id == "BP1");
+  CHECK(c.message.find("the residual stayed in") != std::string::npos);
+  CHECK(c.message.find("critical.tolerance") != std::string::npos);
+
+  // The tolerance the message points to locates it: the column's BP1, at the value
+  // of the catalogue's EA = 1e5 column (2.4713701, docs/validation.md) within the
+  // shortening's effect, ~1e-6.
+  const analysis::TraceResult loose = run("1e-8", "not-located-loose");
+  REQUIRE(loose.critical_points.size() == 1);
+  const critical::CriticalPoint& b = loose.critical_points.front().point;
+  INFO(b.id << ": " << b.message);
+  CHECK(b.converged);
+  CHECK(b.kind == critical::CriticalKind::Bifurcation);
+  CHECK(b.lambda == Approx(2.4713701).epsilon(1e-6));
+}
