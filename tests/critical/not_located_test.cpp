@@ -54,3 +54,29 @@ TEST_CASE("a crossing not located keeps the kind its bracket's signs give, and a
   CHECK(b.kind == critical::CriticalKind::Bifurcation);
   CHECK(b.lambda == Approx(2.4713701).epsilon(1e-6));
 }
+
+TEST_CASE("a path that ends at stop.max_steps with its steps at their largest says which keys lengthen it",
+          "[continuation][termination]") {
+  // A steel cantilever column in N and mm (E = 210 000 N/mm², A = 1000 mm², I = 1e6 mm⁴,
+  // L = 3000 mm), a unit load: P_cr = π²EI/(4L²) = 57 565 load-pattern units. At the
+  // default initial_step (0.05 of the load pattern) the steps reach their bound,
+  // max_step_ratio × initial_step, and 40 steps cover λ < 20: the structure has not yet
+  // been loaded. The message says so, and which keys help. After 3 steps, still below
+  // their bound (10 Δs₀, growing at most 2× a step), the plain message.
+  const std::string cfg =
+      "[model]\ndim = 2\nnode = 1 0 0\nnode = 2 0 3000\nbeam = 1 1 2 2.1e8 8.1e7 2.1e11 16\n"
+      "fix = 1 ux uy rz\nload = 2 uy -1\n[stop]\nmax_steps = 40\n";
+  for (const auto& [step, capped] : {std::pair{"", true}, std::pair{"stop.max_steps=3", false}}) {
+    INFO("override '" << step << "'");
+    input::Config c = input::Config::parse(cfg, "steel-column.cfg");
+    if (*step) c.apply_override(step);
+    const input::Spec spec = input::build(c);
+    const analysis::TraceResult r = senda::testing::run_into(
+        spec, std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / (capped ? "max-steps-capped" : "max-steps-free"),
+        &c);
+    INFO(r.message);
+    CHECK(r.termination == continuation::Termination::MaxSteps);
+    CHECK((r.message.find("continuation.initial_step") != std::string::npos) == capped);
+    if (capped) CHECK(r.lambda_max < 20.0);
+  }
+}

@@ -933,6 +933,13 @@ bool PathFollower::advance() {
         finish(Termination::Stalled, "maximum number of steps reached, and the path did not move: after an arc "
                                      "length of " + format_number(arc_length_) + " its end is " +
                                      format_number(moved) + " from its start");
+      else if (ds_ >= ds_max_ && ds_max_ > 0.0)
+        // The step control wanted longer steps than the largest allowed: the path's
+        // length was set by the step bound, not by the structure (a model in N whose
+        // critical load is 1e4 load-pattern units, at the default initial_step).
+        finish(Termination::MaxSteps, "maximum number of steps reached, the steps at their largest (continuation."
+                                      "max_step_ratio x initial_step): a longer path needs a larger "
+                                      "continuation.initial_step or max_step_ratio, or more stop.max_steps");
       else
         finish(Termination::MaxSteps, "maximum number of steps reached");
     }
