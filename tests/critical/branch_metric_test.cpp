@@ -192,7 +192,12 @@ TEST_CASE("a bifurcation point crossed along its secondary branch is located as 
     CHECK(c.converged);
     CHECK(c.kind == critical::CriticalKind::Bifurcation);
     CHECK(c.system == "SPB");
-    CHECK(std::abs(c.lambda - bp.lambda) <= 1e-10 * bp.lambda);  // measured 1.8e-11 (1e-10), 4.3e-11 (1e-12)
+    // Measured 2.0e-11 relative at 1e-10 (and at 1e-9, 1e-11). At 1e-12, below this
+    // SPB's round-off floor (residual ~1e-12, the updates of λ 2–4e-11 relative and
+    // not shrinking), it is accepted at the floor, 0.9–2e-10 off from run to run: the
+    // bound there is the floor's, 1e-9. The primary path's BP1 is the same to the last
+    // digit at 1e-10 and 1e-12.
+    CHECK(std::abs(c.lambda - bp.lambda) <= (tolerance == "1e-12" ? 1e-9 : 1e-10) * bp.lambda);
     CHECK((c.q - bp.q).norm() <= 1e-6 * bp.q.norm());
   }
 }
