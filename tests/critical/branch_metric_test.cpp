@@ -179,6 +179,21 @@ TEST_CASE("a bifurcation point crossed along its secondary branch is located as 
   const critical::CriticalPoint& bp = point(full, "BP1");
   const std::filesystem::path lp_state = work("secondary-full") / "states" / "LP1.json";
   REQUIRE(std::filesystem::exists(lp_state));
+  {
+    // Below the round-off floor of this model's location: nothing located, and said.
+    const analysis::TraceResult r =
+        run(kPortal,
+            {"continuation.start_state=" + lp_state.string(), "continuation.direction=1", "branches.switch=false",
+             "stop.max_steps=30", "critical.tolerance=1e-14"},
+            work("secondary-1e-14"));
+    REQUIRE(!r.critical_points.empty());
+    for (const auto& record : r.critical_points) {
+      INFO(record.point.id << ": " << record.point.message);
+      CHECK(!record.point.converged);
+      const std::string& m = record.point.message;
+      CHECK((m.find("no convergence") != std::string::npos || m.find("not located") != std::string::npos));
+    }
+  }
   for (const std::string tolerance : {"1e-10", "1e-12"}) {
     INFO("critical.tolerance = " << tolerance);
     const analysis::TraceResult r =

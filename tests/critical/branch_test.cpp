@@ -140,7 +140,9 @@ TEST_CASE("a loosely located bifurcation point: B1 = B2 still, tangents right to
   const auto [res_loose, loose] = first_bp(1e-3);
   INFO("tight residual " << res_tight << " B1-B2 " << tight.B1 - tight.B2 << "; loose residual " << res_loose
                          << " B1-B2 " << loose.B1 - loose.B2);
-  REQUIRE(res_loose > 1e-8);  // the loose run really stopped early
+  // The loose run really stopped early: measured 5.7e-9 against 1.4e-16 (it stops one
+  // update later since an update must have contracted, docs/theory.md §4; above 1e-8 before).
+  REQUIRE(res_loose > 1e4 * std::max(res_tight, 1e-16));
   // Both differences at the finite-difference level (√eps relative), loose or tight.
   CHECK(std::abs(tight.B1 - tight.B2) <= 1e-6 * std::abs(tight.B1));
   CHECK(std::abs(loose.B1 - loose.B2) <= 1e-6 * std::abs(loose.B1));

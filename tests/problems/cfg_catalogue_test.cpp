@@ -62,6 +62,22 @@ TEST_CASE("catalogue .cfg: Euler column P_cr within its discretisation error", "
   CHECK(s.branches.size() == 3);
 }
 
+TEST_CASE("catalogue .cfg: deep arch, LP1 to about critical.tolerance at every tolerance", "[catalogue][deep-arch][locate]") {
+  // At critical.tolerance = 1e-8 SPL stopped after two updates of λ of 3.4e-7 and
+  // 1.1e-7 relative that had not contracted (its scaled residual 9.8e-15: it barely
+  // sees λ here), and LP1 came out 1.1e-7 off (docs/theory.md §4, convergence).
+  double reference = 0.0;
+  for (const std::string tolerance : {"1e-12", "1e-10", "1e-9", "1e-8", "1e-6"}) {
+    const analysis::TraceResult s =
+        run_cfg("deep-arch", {"critical.tolerance=" + tolerance, "branches.switch=false", "output.name=deep-arch-tol"});
+    const critical::CriticalPoint& lp = point(s, "LP1");
+    INFO("critical.tolerance = " << tolerance << ": " << lp.message);
+    REQUIRE(lp.converged);
+    if (reference == 0.0) reference = lp.lambda;
+    CHECK(std::abs(lp.lambda - reference) <= std::stod(tolerance) * reference);
+  }
+}
+
 TEST_CASE("catalogue .cfg: Lee's frame limit load and load minimum", "[catalogue][lee-frame]") {
   const analysis::TraceResult s = run_cfg("lee-frame");
   // Published 1.858 and −0.946 (20 + 20 elements, 4 digits); Senda's 20 + 20 mesh

@@ -933,13 +933,15 @@ bool PathFollower::advance() {
         finish(Termination::Stalled, "maximum number of steps reached, and the path did not move: after an arc "
                                      "length of " + format_number(arc_length_) + " its end is " +
                                      format_number(moved) + " from its start");
-      else if (ds_ >= ds_max_ && ds_max_ > 0.0)
-        // The step control wanted longer steps than the largest allowed: the path's
-        // length was set by the step bound, not by the structure (a model in N whose
-        // critical load is 1e4 load-pattern units, at the default initial_step).
-        finish(Termination::MaxSteps, "maximum number of steps reached, the steps at their largest (continuation."
-                                      "max_step_ratio x initial_step): a longer path needs a larger "
-                                      "continuation.initial_step or max_step_ratio, or more stop.max_steps");
+      else if (ds_max_ > 0.0 && current_.step_length >= ds_max_ * (1.0 - 1e-12))
+        // The last step was as long as allowed: the path's length was set by the step
+        // bound, not by the structure (a model in N whose critical load is 1e4
+        // load-pattern units, at the default initial_step). A branch's first step is
+        // set by branches.switch_step_ratio.
+        finish(Termination::MaxSteps, "maximum number of steps reached, the last step at the largest allowed "
+                                      "(continuation.max_step_ratio x the first step): a longer path needs a larger "
+                                      "first step (continuation.initial_step; on a branch, "
+                                      "branches.switch_step_ratio) or max_step_ratio, or more stop.max_steps");
       else
         finish(Termination::MaxSteps, "maximum number of steps reached");
     }

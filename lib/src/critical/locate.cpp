@@ -285,6 +285,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
   // (docs/performance.md). Kept: the two start modes.
   Vector mode_before, mode_after;
   bool nearer_before = false;
+  cp.evidence = bracket_evidence(before, after);  // also for the returns below
   {
     SparseMatrix K = problem.tangent_pattern();
     LocatorFactorization lf(K, options.linear_solver, scratch, &factor_after);
@@ -404,11 +405,6 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     }
     located.factorizations = other.factorizations;
   }
-  // Not located: the kind the bracket's signs give, where they give one (a crossing of
-  // the primary path of a straight column is a bifurcation point whether or not SPB
-  // converges; it was listed as LP1).
-  if (!located.converged && located.kind != CriticalKind::Multiple && evidence == BracketEvidence::Bifurcation)
-    located.kind = CriticalKind::Bifurcation;
   return located;
 }
 
@@ -495,31 +491,30 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     // accepted on one small residual, a point 6.7e-3 from the bifurcation point was
     // "located" as a limit point (the portal of tests/critical/branch_metric_test.cpp).
     const double lambda_span = std::max({std::abs(lambda), lambda_span_hint, 1e-300});
-    const auto updates_below = [&](double t) {
-      return std::abs(last_dl) <= t * lambda_span && last_dphi <= t * pn;
-    };
+    const double tol = options.tolerance, root_tol = std::sqrt(options.tolerance);
     // The error of λ left after the last update, estimated as θ·|δλ| with θ = the last
-    // contraction |δλ_k/δλ_{k−1}| (≤ 1; in Newton's quadratic phase the next update is
-    // ≈ θ δλ_k), at most tol: an update below 100 tol that has not contracted leaves
-    // an error of its own size. (The deep arch at critical.tolerance = 1e-8: the
-    // updates of λ 9.0e-7, 3.4e-7, 1.1e-7 relative, the residuals 8.9e-12, 1.4e-8,
-    // 9.8e-15 — the scaled residual barely sees λ here — and LP1 came out 1.1e-7 off.)
-    // λ only: φ's updates reach their own floor, ~1e-8 relative where K mixes shear
-    // stiffness 1e10 with bending (the toggle of tests/cli/path_following.sh), and
-    // bound the mode's accuracy, not the load's.
+    // contraction |δλ_k/δλ_{k−1}| ≤ 1 (in Newton's quadratic phase the next update is
+    // ≈ θ δλ_k; θ = 1 with no update before it, on this system), at most tol: an
+    // update below 100 tol that has not contracted leaves an error of its own size.
+    // (The deep arch at critical.tolerance = 1e-8: the updates of λ 9.0e-7, 3.4e-7,
+    // 1.1e-7 relative, the residuals 8.9e-12, 1.4e-8, 9.8e-15 — the scaled residual
+    // barely sees λ here — and LP1 came out 1.1e-7 off.) Not for φ: its updates reach
+    // a floor of their own, ~1e-8 relative where K mixes a shear stiffness of 1e10 with
+    // bending (the toggle of tests/cli/path_following.sh); they bound the mode's
+    // accuracy, not the load's.
     const double dl_abs = std::abs(last_dl), dl_previous = std::abs(previous_dl);
-    const double lambda_left =
-        dl_previous > 0.0 && std::isfinite(dl_previous) ? dl_abs * std::min(1.0, dl_abs / dl_previous) : 0.0;
-    const bool contracted = lambda_left <= options.tolerance * lambda_span;
+    const double theta = dl_previous > 0.0 && std::isfinite(dl_previous) ? std::min(1.0, dl_abs / dl_previous) : 1.0;
     const auto& history = cp.residual_history;
-    // (Within 10 tol: a floor that straddles the tolerance, 8.2e-11, 1.3e-10, 1.3e-10, …
-    // for a lateral-torsional buckling beam, is one.)
-    const bool at_floor = it > 0 && history[static_cast<std::size_t>(it) - 1] <= 10.0 * options.tolerance;
-    const bool stagnated =
-        at_floor && (std::abs(last_dl) >= 0.5 * std::abs(previous_dl) || last_dphi >= 0.5 * previous_dphi);
-    const bool small_update =
-        it > 0 && ((updates_below(100.0 * options.tolerance) && contracted) ||
-                   (stagnated && updates_below(std::sqrt(options.tolerance))));
+    // A floor: the iterate before was near the tolerance too (within 10 tol: a floor
+    // that straddles it, 8.2e-11, 1.3e-10, 1.3e-10, … for a lateral-torsional
+    // buckling beam, is one), and the update no longer halves. λ and φ are judged
+    // each on its own: φ at its floor does not excuse a λ still converging linearly.
+    const bool at_floor = it > 0 && history[static_cast<std::size_t>(it) - 1] <= 10.0 * tol;
+    const bool lambda_ok = dl_abs <= 100.0 * tol * lambda_span && theta * dl_abs <= tol * lambda_span;
+    const bool lambda_floor = at_floor && dl_abs >= 0.5 * dl_previous && dl_abs <= root_tol * lambda_span;
+    const bool phi_ok = last_dphi <= 100.0 * tol * pn;
+    const bool phi_floor = at_floor && last_dphi >= 0.5 * previous_dphi && last_dphi <= root_tol * pn;
+    const bool small_update = it > 0 && (lambda_ok || lambda_floor) && (phi_ok || phi_floor);
     if (res <= options.tolerance && small_update) {
       cp.converged = true;
       break;
@@ -533,11 +528,14 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       constexpr std::size_t kTail = 5;
       if (h.size() >= kTail) {
         const auto [lo, hi] = std::minmax_element(h.end() - kTail, h.end());
-        if (*lo > options.tolerance && *hi <= 10.0 * *lo)
+        // Only near the tolerance (a Newton stuck at 1e-3 is not a floor to accept), and
+        // only where λ has settled to √tol.
+        if (*lo > tol && *hi <= 10.0 * *lo && *hi <= 1e3 * tol && dl_abs <= root_tol * lambda_span)
           cp.message += "; the residual stayed in [" + fmt_g(*lo) + ", " + fmt_g(*hi) + "] over the last " +
-                        std::to_string(kTail) + " iterations, above critical.tolerance = " +
-                        fmt_g(options.tolerance) + ": a round-off floor of this model? a critical.tolerance above " +
-                        fmt_g(*hi) + " accepts it";
+                        std::to_string(kTail) + " iterations, above critical.tolerance = " + fmt_g(tol) +
+                        ": a round-off floor of this model? a critical.tolerance above " + fmt_g(*hi) +
+                        " may accept it, with lambda no better than its last updates here, " +
+                        fmt_g(dl_abs / lambda_span) + " relative";
       }
       return cp;
     }
@@ -556,10 +554,15 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       // residual a thousandfold. Newton does not do that on a regular system; SPL
       // is singular at a bifurcation point (its secondary branch, where K's eigenvalue
       // stays tiny and φᵀr is small but not ε_b-small, is where it happens).
-      const bool erratic = it >= 1 && h[it - 1] <= 1e-6 && h[it] > 1e3 * h[it - 1] && cp.phi_dot_r < 0.1;
+      // Not from the start (it = 0): a bracket's end is an equilibrium whose G2 =
+      // |μ|/ρ is small by construction, and the first update of a regular limit point
+      // may well raise it.
+      const bool erratic = it >= 2 && h[it - 1] <= 1e-6 && h[it] > 1e3 * h[it - 1] && cp.phi_dot_r < 0.1;
       if (cp.phi_dot_r < options.bifurcation_tolerance || linear || erratic) {
         spb = true;
         cp.residual_history.back() = std::max(res, cp.phi_dot_r);
+        // SPL's updates say nothing of SPB's contraction.
+        last_dl = previous_dl = last_dphi = previous_dphi = INFINITY;
       }
     }
 
@@ -1255,6 +1258,13 @@ CriticalPointFinder::Found CriticalPointFinder::record(CriticalPoint cp, int bra
                    ", located before on this branch; the point crossed in this bracket was not located";
       break;
     }
+  }
+  // Not located: the kind the bracket's signs give, where they give one, whatever
+  // Newton went to (a crossing of a straight column's primary path is a bifurcation
+  // point whether or not SPB converges; it was listed as LP1).
+  if (!cp.converged && cp.kind != CriticalKind::Multiple) {
+    if (cp.evidence == BracketEvidence::Bifurcation) cp.kind = CriticalKind::Bifurcation;
+    if (cp.evidence == BracketEvidence::Limit) cp.kind = CriticalKind::Limit;
   }
   switch (cp.kind) {
     case CriticalKind::Limit: cp.id = "LP" + std::to_string(++limits_); break;
