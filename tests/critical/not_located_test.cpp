@@ -97,3 +97,26 @@ TEST_CASE("a path that ends at stop.max_steps with its steps at their largest sa
     if (capped) CHECK(r.lambda_max < 20.0);
   }
 }
+
+TEST_CASE("a last step far past stop.lambda_max is said, with its ends and the keys that shorten it",
+          "[continuation][termination]") {
+  // The catalogue's Euler column (auto_scale = false) under cylindrical steps: they
+  // measure the displacements alone, at unit weights, and its first step went from
+  // λ = 0 to 1.03e4 with stop.lambda_max = 10. Under its own spherical steps the path
+  // ends just past 10 and the message is the plain one.
+  for (const auto& [constraint, far] : {std::pair{"cylindrical", true}, std::pair{"spherical", false}}) {
+    INFO(constraint);
+    input::Config c = input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/euler-column.cfg");
+    c.apply_override(std::string("continuation.constraint=") + constraint);
+    c.apply_override("branches.switch=false");
+    const input::Spec spec = input::build(c);
+    const analysis::TraceResult r = senda::testing::run_into(
+        spec, std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / (std::string("far-past-") + constraint), &c);
+    INFO(r.message);
+    CHECK(r.termination == continuation::Termination::Completed);
+    CHECK(r.message.find("load factor crossed lambda_min or lambda_max") != std::string::npos);
+    CHECK((r.message.find("far past stop.lambda_max = 10") != std::string::npos) == far);
+    if (far) CHECK(r.message.find("auto_scale") != std::string::npos);
+    CHECK((r.lambda_max > 100.0) == far);
+  }
+}

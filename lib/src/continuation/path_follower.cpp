@@ -917,10 +917,28 @@ bool PathFollower::advance() {
     // Stop criteria.
     // The load-factor bounds stop a path that crosses them (a path may start below
     // lambda_min, as the Bratu problem does, and end when it comes back down).
-    if ((previous_.lambda <= options_.lambda_max && current_.lambda > options_.lambda_max) ||
-        (previous_.lambda >= options_.lambda_min && current_.lambda < options_.lambda_min))
-      finish(Termination::Completed, "load factor crossed lambda_min or lambda_max");
-    else if (options_.monitor_dof >= 0 && std::abs(current_.q[options_.monitor_dof]) > options_.max_displacement)
+    const bool above = previous_.lambda <= options_.lambda_max && current_.lambda > options_.lambda_max;
+    const bool below = previous_.lambda >= options_.lambda_min && current_.lambda < options_.lambda_min;
+    if (above || below) {
+      // A last step that went past the bound by more than ten times the path's span up
+      // to it is said, with its ends: what lies between is the structure's, but far
+      // outside what was asked (a cylindrical step, which measures the displacements
+      // alone, at unit weights: the Euler column's first step went from 0 to 10 342,
+      // stop.lambda_max = 10).
+      const double bound = above ? options_.lambda_max : options_.lambda_min;
+      const double span = std::max(std::abs(bound - lambda_start_), std::abs(previous_.lambda - lambda_start_));
+      std::string why = "load factor crossed lambda_min or lambda_max";
+      if (std::abs(current_.lambda - bound) > 10.0 * span) {
+        why += "; the last step went from lambda = " + format_number(previous_.lambda) + " to " +
+               format_number(current_.lambda) + ", far past stop." + (above ? "lambda_max" : "lambda_min") + " = " +
+               format_number(bound);
+        if (options_.constraint == ConstraintKind::Cylindrical)
+          why += std::string(" (cylindrical steps measure the displacements alone") +
+                 (options_.auto_scale ? ")" : ", here at unit weights: continuation.auto_scale = true scales them)");
+        why += ": shorter steps (continuation.initial_step, max_step_ratio) keep the path within the bounds";
+      }
+      finish(Termination::Completed, why);
+    } else if (options_.monitor_dof >= 0 && std::abs(current_.q[options_.monitor_dof]) > options_.max_displacement)
       finish(Termination::Completed, "displacement limit reached");
     else if (options_.stop_at_zero_load && previous_.index > 0 &&
              ((previous_.lambda > 0 && current_.lambda <= 0) || (previous_.lambda < 0 && current_.lambda >= 0)))
