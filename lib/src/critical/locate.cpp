@@ -438,6 +438,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   bool spb = system == AugmentedSystem::Bifurcation;
   double gamma = 0.0, last_force_scale = 1.0, last_dl = INFINITY, last_dphi = INFINITY;
   double previous_dl = INFINITY, previous_dphi = INFINITY;  // the update before the last
+  std::vector<double> lambda_history;                         // λ of every iterate
   Vector G1(n), G2(n), r(n), gl(n), gl2, Klphi;  // gl2, Klphi: non-proportional problems only
   Eigen::MatrixXd rhs(n, 3), H, J;
   for (int it = 0;; ++it) {
@@ -461,6 +462,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     double res = std::max({G1.norm() / force_scale, G2.norm() / (rho * pn), std::abs(G3)});
     if (spb) res = std::max(res, std::abs(G4) / (load_scale * pn));
     cp.residual_history.push_back(res);
+    lambda_history.push_back(lambda);
     cp.phi_dot_r = std::abs(G4) / (load_scale * pn);
     last_force_scale = force_scale;
     cp.q = q;
@@ -530,12 +532,15 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
         const auto [lo, hi] = std::minmax_element(h.end() - kTail, h.end());
         // Only near the tolerance (a Newton stuck at 1e-3 is not a floor to accept), and
         // only where λ has settled to √tol.
-        if (*lo > tol && *hi <= 10.0 * *lo && *hi <= 1e3 * tol && dl_abs <= root_tol * lambda_span)
+        // λ's spread over those iterates: what a λ accepted at this floor holds to, at best.
+        const auto [l_lo, l_hi] = std::minmax_element(lambda_history.end() - kTail, lambda_history.end());
+        const double spread = (*l_hi - *l_lo) / lambda_span;
+        if (*lo > tol && *hi <= 10.0 * *lo && *hi <= 1e3 * tol && spread <= root_tol)
           cp.message += "; the residual stayed in [" + fmt_g(*lo) + ", " + fmt_g(*hi) + "] over the last " +
                         std::to_string(kTail) + " iterations, above critical.tolerance = " + fmt_g(tol) +
                         ": a round-off floor of this model? a critical.tolerance above " + fmt_g(*hi) +
-                        " may accept it, with lambda no better than its last updates here, " +
-                        fmt_g(dl_abs / lambda_span) + " relative";
+                        " may accept it, with lambda no better than its spread over those iterations, " +
+                        fmt_g(spread) + " relative";
       }
       return cp;
     }
