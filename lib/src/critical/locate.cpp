@@ -439,6 +439,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   double gamma = 0.0, last_force_scale = 1.0, last_dl = INFINITY, last_dphi = INFINITY;
   double previous_dl = INFINITY, previous_dphi = INFINITY;  // the update before the last
   std::vector<double> lambda_history;                         // λ of every iterate
+  double floor_spread = -1.0;  // ≥ 0: accepted at a round-off floor, λ's spread over its last iterates
   Vector G1(n), G2(n), r(n), gl(n), gl2, Klphi;  // gl2, Klphi: non-proportional problems only
   Eigen::MatrixXd rhs(n, 3), H, J;
   for (int it = 0;; ++it) {
@@ -519,6 +520,14 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     const bool small_update = it > 0 && (lambda_ok || lambda_floor) && (phi_ok || phi_floor);
     if (res <= options.tolerance && small_update) {
       cp.converged = true;
+      if (!(lambda_ok && phi_ok)) {
+        // Accepted at a round-off floor: λ holds to its spread over the last iterates,
+        // which the message gives (it can exceed the tolerance, up to √tol).
+        const std::size_t k = std::min<std::size_t>(3, lambda_history.size());
+        const auto [l_lo, l_hi] = std::minmax_element(lambda_history.end() - static_cast<std::ptrdiff_t>(k),
+                                                      lambda_history.end());
+        floor_spread = (*l_hi - *l_lo) / lambda_span;
+      }
       break;
     }
     if (it == options.max_iterations) {
@@ -668,6 +677,9 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
                  " relative to the force scale), not a bifurcation";
   } else {
     cp.message = "located with " + cp.system + " in " + std::to_string(cp.newton_iterations) + " iterations";
+    if (floor_spread >= 0.0)
+      cp.message += ", at the residual's round-off floor (lambda's spread over its last iterates " +
+                    fmt_g(floor_spread) + " relative)";
   }
   return cp;
 }
