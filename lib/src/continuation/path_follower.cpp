@@ -926,7 +926,10 @@ bool PathFollower::advance() {
       // alone, at unit weights: the Euler column's first step went from 0 to 10 342,
       // stop.lambda_max = 10).
       const double bound = above ? options_.lambda_max : options_.lambda_min;
-      const double span = std::max(std::abs(bound - lambda_start_), std::abs(previous_.lambda - lambda_start_));
+      // (At least the largest load step asked for: a path that starts at its bound is
+      // not far past it after one ordinary step.)
+      const double span = std::max({std::abs(bound - lambda_start_), std::abs(previous_.lambda - lambda_start_),
+                                    std::abs(options_.initial_load_increment) * options_.max_step_ratio});
       std::string why = "load factor crossed lambda_min or lambda_max";
       if (std::abs(current_.lambda - bound) > 10.0 * span) {
         why += "; the last step went from lambda = " + format_number(previous_.lambda) + " to " +
