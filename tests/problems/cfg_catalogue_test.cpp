@@ -78,6 +78,37 @@ TEST_CASE("catalogue .cfg: deep arch, LP1 to about critical.tolerance at every t
   }
 }
 
+TEST_CASE("catalogue .cfg: Eriksson's frame, the branches from BP6 rejoin at BP1 at half the branch step",
+          "[catalogue][eriksson-frame][branch]") {
+  // With branches.switch_step_ratio = 0.5 the branches from BP1 end at max-steps, and
+  // those from BP6 are traced: they come back to the pitchfork BP1 along its
+  // secondary branch. SPL there zig-zags (residuals 1.4e-10, 6.2e-8, 5.2e-11, 6.4e-9, …)
+  // and was accepted at its floor after 17 iterations: "LP3" and "LP4" 6e-11 from
+  // BP1, φᵀr = 1.2e-5, and the branches went on down the other half to max-steps.
+  const analysis::TraceResult s = run_cfg("eriksson-frame", {"branches.switch_step_ratio=0.5"});
+  const critical::CriticalPoint& bp1 = point(s, "BP1");
+  const critical::CriticalPoint& bp6 = point(s, "BP6");
+  int from_bp6 = 0;
+  for (const critical::Branch& b : s.branches) {
+    if (b.start_point != bp6.id) continue;
+    ++from_bp6;
+    INFO("branch " << b.id << ": " << b.message);
+    CHECK(b.termination == critical::BranchEnd::Rejoined);
+    CHECK(b.end_point == bp1.id);
+  }
+  CHECK(from_bp6 == 2);
+  // Only the primary path's two limit points; no limit point near any bifurcation point.
+  int limits = 0;
+  for (const auto& r : s.critical_points)
+    if (r.point.kind == critical::CriticalKind::Limit) {
+      ++limits;
+      for (const auto& o : s.critical_points)
+        if (o.point.kind == critical::CriticalKind::Bifurcation && o.point.converged)
+          CHECK(std::abs(r.point.lambda - o.point.lambda) > 1e-5 * std::abs(o.point.lambda));
+    }
+  CHECK(limits == 2);
+}
+
 TEST_CASE("catalogue .cfg: Lee's frame limit load and load minimum", "[catalogue][lee-frame]") {
   const analysis::TraceResult s = run_cfg("lee-frame");
   // Published 1.858 and −0.946 (20 + 20 elements, 4 digits); Senda's 20 + 20 mesh
