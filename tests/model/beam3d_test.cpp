@@ -513,3 +513,23 @@ TEST_CASE("Semitangential and quasitangential moments in a model: residual, tang
   Vector out;
   CHECK_FALSE(m.tangent_derivative(q, lambda, q, q, out));
 }
+
+TEST_CASE("Model::chart_singularity: a node's rotation vector at a full turn, and nowhere else", "[model][beam3d]") {
+  Model m(3);
+  const int n0 = m.add_node(1, kXa), n1 = m.add_node(2, kXb);
+  m.add_element(std::make_unique<Beam3D>(1, n0, n1, kXa, kXb, kSection, kRef));
+  for (int c = 0; c < kComponents; ++c) m.fix(n0, static_cast<Component>(c));
+  m.finalize();
+  Vector q = Vector::Zero(m.size());
+  CHECK(m.chart_singularity(q).empty());
+  const int rx = m.equation(n1, Component::Rx), rz = m.equation(n1, Component::Rz);
+  q[rx] = 2.0 * M_PI * 0.6;
+  q[rz] = 2.0 * M_PI * 0.8;  // |ψ| = 2π
+  CHECK(m.chart_singularity(q).find("node 2") != std::string::npos);
+  q *= 0.5;  // half a turn: regular
+  CHECK(m.chart_singularity(q).empty());
+  q *= 4.0;  // two turns
+  CHECK(!m.chart_singularity(q).empty());
+  q *= 1.0 + 1e-2;  // 2π·2.02: 0.13 from the singularity
+  CHECK(m.chart_singularity(q).empty());
+}

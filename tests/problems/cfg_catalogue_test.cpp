@@ -109,6 +109,31 @@ TEST_CASE("catalogue .cfg: Eriksson's frame, the branches from BP6 rejoin at BP1
   CHECK(limits == 2);
 }
 
+TEST_CASE("catalogue .cfg: the circle cantilever's branches do not report the rotation chart's singularity "
+          "as critical points",
+          "[catalogue][circle-cantilever][branch]") {
+  // With branch switching (the cfg has it off) under pseudo-arclength steps, the
+  // branches from BP1 come down to λ ≈ 0 with the bar twisted uniformly by a full
+  // turn about its axis: the tip's rotation vector at |ψ| = 2π, where ψ ↦ R is
+  // singular (docs/notes/beam3d.md S.8). K is singular there whatever the structure,
+  // and SPB "located" BP2, BP3 at λ = −1.6e-19, symmetric, converged; their own
+  // branches then logged dozens of unconverged points for more than a minute.
+  const analysis::TraceResult s = run_cfg(
+      "circle-cantilever", {"branches.switch=true", "continuation.constraint=pseudo-arclength", "branches.max_depth=2"});
+  const critical::CriticalPoint& bp1 = point(s, "BP1");
+  CHECK(bp1.converged);
+  int at_chart = 0;
+  for (const auto& r : s.critical_points) {
+    const critical::CriticalPoint& c = r.point;
+    if (c.id == bp1.id) continue;
+    INFO(c.id << ": " << c.message);
+    CHECK(!c.converged);
+    if (c.message.find("rotation vector's chart is singular") != std::string::npos) ++at_chart;
+  }
+  CHECK(at_chart >= 2);
+  CHECK(s.branches.size() == 3);  // the primary path and BP1's two halves: nothing switched at the chart's points
+}
+
 TEST_CASE("catalogue .cfg: Lee's frame limit load and load minimum", "[catalogue][lee-frame]") {
   const analysis::TraceResult s = run_cfg("lee-frame");
   // Published 1.858 and −0.946 (20 + 20 elements, 4 digits); Senda's 20 + 20 mesh

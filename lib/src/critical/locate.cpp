@@ -685,6 +685,11 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     cp.converged = false;
     cp.message = "SPB converged to an unfolded point (gamma = " + std::to_string(cp.gamma) +
                  " relative to the force scale), not a bifurcation";
+  } else if (const std::string chart = problem.chart_singularity(cp.q); !chart.empty()) {
+    // K is singular there whatever the structure (a bar twisted by a full turn about
+    // its axis, reached by a branch of the circle cantilever at λ ≈ 1e-17).
+    cp.converged = false;
+    cp.message = "converged to a point of the unknowns' chart, not of the structure: " + chart;
   } else {
     cp.message = "located with " + cp.system + " in " + std::to_string(cp.newton_iterations) + " iterations";
     if (floor_spread >= 0.0)

@@ -1,6 +1,9 @@
 #include "senda/model/model.hpp"
 
+#include "senda/core/number.hpp"
+
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace senda::model {
@@ -416,6 +419,23 @@ std::string Model::dof_name(int i) const {
   }
   std::string s = "node " + std::to_string(n.id) + " " + to_string(d.component);
   return s;
+}
+
+std::string Model::chart_singularity(const Vector& q) const {
+  if (dim_ != 3 || q.size() != size()) return {};
+  for (const Node& n : nodes_) {
+    Eigen::Vector3d psi = Eigen::Vector3d::Zero();
+    for (int k = 0; k < 3; ++k) {
+      const int e = n.eq[static_cast<int>(Component::Rx) + k];
+      if (e >= 0) psi[k] = q[e];
+    }
+    const double turn = psi.norm();
+    const double k = std::round(turn / (2.0 * M_PI));
+    if (k >= 1.0 && std::abs(turn - 2.0 * M_PI * k) <= 1e-3)
+      return "node " + std::to_string(n.id) + " has turned by |psi| = " + core::format_number(turn) + ", " +
+             core::format_number(k) + " full turn(s): the rotation vector's chart is singular there (docs/notes/beam3d.md S.8)";
+  }
+  return {};
 }
 
 }  // namespace senda::model

@@ -76,6 +76,12 @@ class Problem {
 
   // Human-readable name of unknown i, used in messages ("node 3 uy").
   virtual std::string dof_name(int i) const { return "q" + std::to_string(i); }
+
+  // Where the unknowns' chart is singular at q, what it is ("node 7 turned by
+  // 6.28319, 2π: ..."); empty elsewhere. K is singular there whatever the
+  // structure, so a critical point located there is the chart's, not the
+  // structure's (docs/notes/beam3d.md S.8: the rotation vector at |ψ| = 2π).
+  virtual std::string chart_singularity(const Vector& /*q*/) const { return {}; }
 };
 
 }  // namespace senda::core

@@ -64,6 +64,7 @@ class LineProblem final : public Problem {
   DofKind dof_kind(int i) const override { return nominal_->dof_kind(i); }
   double kind_length(DofKind kind) const override { return nominal_->kind_length(kind); }
   std::string dof_name(int i) const override { return nominal_->dof_name(i); }
+  std::string chart_singularity(const Vector& q) const override { return nominal_->chart_singularity(q); }
   double force_terms(const Vector& q, double t) const override { return nominal_->force_terms(q, lambda(t)); }
 
   double mu(double t) const { return mu0_ + t * d_mu_; }
