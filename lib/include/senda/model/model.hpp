@@ -116,7 +116,7 @@ class Model final : public Problem {
   // of the box that holds the nodes (1 for a model of one point).
   double kind_length(DofKind kind) const override;
   std::string dof_name(int i) const override;
-  // 3D: a node whose rotation vector ψ is within 1e-3 of a full turn (|ψ| = 2πk).
+  // 3D: a node whose rotation vector ψ is within 1e-6 relative of a full turn (|ψ| = 2πk).
   std::string chart_singularity(const Vector& q) const override;
   double force_terms(const Vector& q, double lambda) const override;
   // Σₑ ∇(K_e a_e)·b_e when every element provides it (Element::tangent_derivative)
