@@ -507,12 +507,19 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     // accuracy, not the load's.
     const double dl_abs = std::abs(last_dl), dl_previous = std::abs(previous_dl);
     const double theta = dl_previous > 0.0 && std::isfinite(dl_previous) ? std::min(1.0, dl_abs / dl_previous) : 1.0;
-    const auto& history = cp.residual_history;
+    const auto& h = cp.residual_history;
+    // λ's spread over the last k iterates: what a λ accepted at a round-off floor holds to.
+    const auto lambda_spread = [&](std::size_t k) {
+      k = std::min(k, lambda_history.size());
+      const auto [lo, hi] = std::minmax_element(lambda_history.end() - static_cast<std::ptrdiff_t>(k),
+                                                lambda_history.end());
+      return (*hi - *lo) / lambda_span;
+    };
     // A floor: the iterate before was near the tolerance too (within 10 tol: a floor
     // that straddles it, 8.2e-11, 1.3e-10, 1.3e-10, … for a lateral-torsional
     // buckling beam, is one), and the update no longer halves. λ and φ are judged
     // each on its own: φ at its floor does not excuse a λ still converging linearly.
-    const bool at_floor = it > 0 && history[static_cast<std::size_t>(it) - 1] <= 10.0 * tol;
+    const bool at_floor = it > 0 && h[static_cast<std::size_t>(it) - 1] <= 10.0 * tol;
     const bool lambda_ok = dl_abs <= 100.0 * tol * lambda_span && theta * dl_abs <= tol * lambda_span;
     const bool lambda_floor = at_floor && dl_abs >= 0.5 * dl_previous && dl_abs <= root_tol * lambda_span;
     const bool phi_ok = last_dphi <= 100.0 * tol * pn;
@@ -520,14 +527,9 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     const bool small_update = it > 0 && (lambda_ok || lambda_floor) && (phi_ok || phi_floor);
     if (res <= options.tolerance && small_update) {
       cp.converged = true;
-      if (!(lambda_ok && phi_ok)) {
-        // Accepted at a round-off floor: λ holds to its spread over the last iterates,
-        // which the message gives (it can exceed the tolerance, up to √tol).
-        const std::size_t k = std::min<std::size_t>(3, lambda_history.size());
-        const auto [l_lo, l_hi] = std::minmax_element(lambda_history.end() - static_cast<std::ptrdiff_t>(k),
-                                                      lambda_history.end());
-        floor_spread = (*l_hi - *l_lo) / lambda_span;
-      }
+      // Accepted at a round-off floor: the message gives λ's spread (it can exceed
+      // the tolerance, up to √tol).
+      if (!(lambda_ok && phi_ok)) floor_spread = lambda_spread(3);
       break;
     }
     if (it == options.max_iterations) {
@@ -535,15 +537,12 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       // A residual that stayed within a factor of 10 over the last iterations, above the
       // tolerance, is a floor (the round-off of g for a very stiff member: the Euler
       // column at EA = 1e9 EI/L² stays at 1e-9): say so, and which key helps.
-      const auto& h = cp.residual_history;
       constexpr std::size_t kTail = 5;
       if (h.size() >= kTail) {
         const auto [lo, hi] = std::minmax_element(h.end() - kTail, h.end());
         // Only near the tolerance (a Newton stuck at 1e-3 is not a floor to accept), and
         // only where λ has settled to √tol.
-        // λ's spread over those iterates: what a λ accepted at this floor holds to, at best.
-        const auto [l_lo, l_hi] = std::minmax_element(lambda_history.end() - kTail, lambda_history.end());
-        const double spread = (*l_hi - *l_lo) / lambda_span;
+        const double spread = lambda_spread(kTail);
         if (*lo > tol && *hi <= 10.0 * *lo && *hi <= 1e3 * tol && spread <= root_tol)
           cp.message += "; the residual stayed in [" + fmt_g(*lo) + ", " + fmt_g(*hi) + "] over the last " +
                         std::to_string(kTail) + " iterations, above critical.tolerance = " + fmt_g(tol) +
@@ -559,7 +558,6 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     }
     // Start as a limit point; switch to SPB when φᵀr vanishes or SPL converges only linearly.
     if (!spb && system == AugmentedSystem::Auto) {
-      const auto& h = cp.residual_history;
       // Linear convergence: two successive ratios above 0.2 in the asymptotic range,
       // with φᵀr already small (at a limit point it stays O(1)).
       const bool linear = it >= 3 && h[it] > 0.2 * h[it - 1] && h[it - 1] > 0.2 * h[it - 2] && h[it - 1] < 1e-2 &&
