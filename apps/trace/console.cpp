@@ -226,7 +226,7 @@ void print_report(const senda::input::Spec& spec, const an::TraceResult& s, cons
                    b.points + 1, cr::to_string(b.termination), b.end_point.empty() ? "" : " at " + b.end_point);
       // Why a branch ended early (a crawling branch, a failed step), under it.
       const bool early = b.termination == cr::BranchEnd::Stalled || b.termination == cr::BranchEnd::Diverged ||
-                         b.termination == cr::BranchEnd::StepTooSmall;
+                         b.termination == cr::BranchEnd::StepTooSmall || b.termination == cr::BranchEnd::Jumped;
       if (early && !b.message.empty()) fmt::print("{}  {}\n", indent, b.message);
       for (const cr::NeutralStretch& n : b.neutral) fmt::print("{}  {}\n", indent, cr::describe(n));
     }

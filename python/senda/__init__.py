@@ -174,8 +174,9 @@ class Branch:
     """A traced branch: id (0 = primary), parent, depth, start_point (a BP id, "" for
     the primary), direction, points (its start point included, as in summary.json),
     termination ("completed", "max-steps",
-    "step-too-small", "diverged", "interrupted", "rejoined", "not-traced"), message,
-    end_point (the point where it rejoined another branch), neutral (its neutral
+    "step-too-small", "diverged", "interrupted", "stalled", "rejoined", "jumped",
+    "not-traced"), message, end_point (the point where it rejoined another branch, or
+    where a branch that jumped onto the path it left met that path), neutral (its neutral
     stretches, where λ is constant and every point critical: dicts of first_point,
     last_point, lambda, lambda_spread, arc_length, crossings, lambda_left, located;
     see docs/theory.md §5), metric ("path": the primary path's scaling; "own": the

@@ -167,6 +167,7 @@ TEST_CASE("branch and curve terminations: one kebab-case spelling each", "[branc
     CHECK(std::string(to_string(branch_end(t))) == continuation::to_string(t));
   }
   CHECK(std::string(to_string(BranchEnd::Rejoined)) == "rejoined");
+  CHECK(std::string(to_string(BranchEnd::Jumped)) == "jumped");
   CHECK(std::string(to_string(BranchEnd::NotTraced)) == "not-traced");
   CHECK(std::string(to_string(CurveTermination::MaxPoints)) == "max-points");
   CHECK(std::string(to_string(CurveTermination::MuRange)) == "mu-range");

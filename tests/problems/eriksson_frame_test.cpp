@@ -126,6 +126,51 @@ TEST_CASE("Eriksson frame (4 + 4 candidate): A, B, C, D located, branches A-D an
   CHECK(B / 2540.0 - 1 == Approx(0.1879).margin(1e-3));
 }
 
+// With unit weights (auto_scale = false, psi = 1) a step of the frame's branches is
+// measured mostly in lambda (~10^3 against displacements ~10): near the rejoining
+// points the corrector converges to the primary path at that lambda, and the branch
+// follows it. Such a branch used to end "rejoined at LP2" (a limit point, where no
+// other path meets the primary) or "rejoined at BP5" coming along the primary path
+// itself. It now ends Jumped, says so, and its point is left to be switched at.
+TEST_CASE("Eriksson frame at unit weights: a branch that jumped onto the primary path says so",
+          "[frame][eriksson][branch]") {
+  const Run s = run_file(std::string(SENDA_SOURCE_DIR) + "/problems/eriksson-frame.cfg", "eriksson-frame-unit-weights",
+                         {"continuation.auto_scale=false"});
+  int jumped = 0;
+  for (const auto& b : s.branches) {
+    if (b.id == 0) continue;
+    if (b.termination == critical::BranchEnd::Rejoined) {
+      // A genuine rejoining: at a bifurcation point (never at a limit point of the path
+      // the branch left).
+      const auto& end = s.critical_points[index_of(s, b.end_point)].point;
+      CHECK(end.kind == critical::CriticalKind::Bifurcation);
+    } else {
+      CHECK(b.termination == critical::BranchEnd::Jumped);
+      CHECK(b.message.find("jumped onto branch 0") != std::string::npos);
+      CHECK(b.message.find("continuation.psi") != std::string::npos);
+      ++jumped;
+    }
+  }
+  CHECK(jumped >= 5);
+  // Branch 4 (from BP2, -) reached BP5 along the primary path: BP5 was not marked
+  // switched by it, and its own branches were traced.
+  bool from_bp5 = false;
+  for (const auto& b : s.branches) from_bp5 = from_bp5 || b.start_point == "BP5";
+  CHECK(from_bp5);
+
+  // The remedy the message names: a smaller psi weighs the displacements in the step,
+  // and every branch rejoins where the default metric has it rejoin.
+  const Run t = run_file(std::string(SENDA_SOURCE_DIR) + "/problems/eriksson-frame.cfg", "eriksson-frame-psi",
+                         {"continuation.auto_scale=false", "continuation.psi=0.01"});
+  std::vector<std::string> ends;
+  for (const auto& b : t.branches)
+    if (b.id > 0) {
+      CHECK(b.termination == critical::BranchEnd::Rejoined);
+      ends.push_back(b.start_point + ">" + b.end_point);
+    }
+  CHECK(ends == std::vector<std::string>{"BP1>BP6", "BP1>BP6", "BP2>BP5", "BP2>BP5", "BP3>BP4", "BP3>BP4"});
+}
+
 TEST_CASE("Eriksson frame: mesh refinement 4, 8, 16 per member lowers A and B strongly", "[frame][eriksson]") {
   // One-point-integrated linear elements are stiff; 4 per member is far from converged.
   // Measured (primary path): A 1358.54, 1143.1, 1098.3; B 3017.1, 2192.0, 2041.5. The

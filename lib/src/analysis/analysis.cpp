@@ -97,7 +97,7 @@ class Adapter final : public critical::ExplorerEvents {
 // A run from a saved state traces secondary branches only: it ended as the best
 // of them did (issue 20: it was "completed" when every branch had diverged).
 // Completed or rejoined, else max-steps, else step-too-small, else stalled, else
-// diverged (no branch, or every one diverged).
+// diverged (no branch, or every one diverged or jumped onto the path it left).
 Termination from_termination(const std::vector<critical::Branch>& branches) {
   using critical::BranchEnd;
   const auto any = [&](std::initializer_list<BranchEnd> ends) {

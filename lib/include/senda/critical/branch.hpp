@@ -43,10 +43,12 @@ struct ExplorerOptions {
 
 // How a branch ended: the follower's terminations (continuation::Termination,
 // same names and spellings), or Rejoined (it reached a point located before and
-// stopped there), or NotTraced (the primary path of a run started from a saved
-// bifurcation point).
-enum class BranchEnd { Running, Completed, MaxSteps, StepTooSmall, Diverged, Interrupted, Stalled, Rejoined, NotTraced };
-const char* to_string(BranchEnd e);  // kebab-case: "step-too-small", "rejoined", "not-traced"
+// stopped there), or Jumped (it reached a point of a path it descends from while
+// moving along that path: a limit point of it, or a bifurcation point along its
+// own tangent; its steps left the branch for that path, docs/theory.md §5), or
+// NotTraced (the primary path of a run started from a saved bifurcation point).
+enum class BranchEnd { Running, Completed, MaxSteps, StepTooSmall, Diverged, Interrupted, Stalled, Rejoined, Jumped, NotTraced };
+const char* to_string(BranchEnd e);  // kebab-case: "step-too-small", "rejoined", "jumped", "not-traced"
 BranchEnd branch_end(continuation::Termination t);
 
 // A stretch of a branch along which λ stays constant (to kNeutralTolerance, relative)
