@@ -177,6 +177,9 @@ void print_report(const senda::input::Spec& spec, const an::TraceResult& s, cons
       if (cp.converged && cp.neutral_branch >= 0)
         fmt::print("  {:<5} {:<12} {:>20.12g} {:>6}  located{}  (a point of the neutral stretch of branch {})\n", cp.id,
                    kind, cp.lambda, cp.newton_iterations, u, cp.neutral_branch);
+      else if (cp.converged && cp.floor_lambda_spread >= 0.0)  // λ holds to its spread, not to the tolerance
+        fmt::print("  {:<5} {:<12} {:>20.12g} {:>6}  located at the round-off floor (lambda to {:.1e}){}\n", cp.id,
+                   kind, cp.lambda, cp.newton_iterations, cp.floor_lambda_spread, u);
       else if (cp.converged)
         fmt::print("  {:<5} {:<12} {:>20.12g} {:>6}  located{}\n", cp.id, kind, cp.lambda, cp.newton_iterations, u);
       else  // no λ: the last Newton iterate of a point not located means nothing

@@ -129,6 +129,9 @@ class CriticalPoint:
                      when not converged)
     residual, newton_iterations, residual_history   the location's Newton
     phi_dot_r        |φᵀr| / (‖φ‖ r_s), small at a bifurcation point
+    floor_lambda_spread  None: located to critical.tolerance; a float: accepted at the
+                     residual's round-off floor, λ's relative spread over the last
+                     iterates (what λ holds to, up to √tol)
     gamma            SPB unfolding parameter at the solution (≈ 0)
     bracket          {"branch", "point_before", "point_after", "lambda_before", "lambda_after", "start_point"}
     abe              the algebraic bifurcation equation of a bifurcation point, or None:
@@ -152,6 +155,7 @@ class CriticalPoint:
     newton_iterations: int
     residual_history: np.ndarray
     phi_dot_r: float
+    floor_lambda_spread: Optional[float]
     evidence: str
     bracket: dict
     negative_pivots_change: int

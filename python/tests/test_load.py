@@ -29,6 +29,7 @@ def check_same_as_summary(r, s):
         assert c.tracked == j["displacements"]
         assert list(c.residual_history) == j["residual_history"]
         assert c.phi_dot_r == j["phi_dot_r"] and c.gamma == j["gamma"]
+        assert c.floor_lambda_spread == j["floor_lambda_spread"]
         assert c.bracket == j["bracket"]
         assert c.branches == j["branches"]
         if "abe" in j:

@@ -70,9 +70,17 @@ TEST_CASE("a crossing not located keeps the kind its bracket's signs give, and a
   CHECK(b.converged);
   CHECK(b.kind == critical::CriticalKind::Bifurcation);
   CHECK(b.lambda == Approx(2.4713701).epsilon(1e-5));
+  // Accepted at its floor (twice the floor, which the last iterates only just meet):
+  // the point carries λ's spread, the message says it, the JSON writes it
+  // (floor_lambda_spread); the point not located carries none.
+  CHECK(b.message.find("round-off floor") != std::string::npos);
+  CHECK(b.floor_lambda_spread > 1e-8);
+  CHECK(b.floor_lambda_spread < 1e-4);
+  CHECK(c.floor_lambda_spread < 0.0);
   const analysis::TraceResult looser = run("1e-8", "not-located-looser");
   REQUIRE(looser.critical_points.size() == 1);
   CHECK(looser.critical_points.front().point.converged);
+  CHECK(looser.critical_points.front().point.floor_lambda_spread < 0.0);  // at the tolerance
   CHECK(std::abs(looser.critical_points.front().point.lambda - b.lambda) <= 2.0 * spread * b.lambda);
 }
 

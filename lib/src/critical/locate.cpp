@@ -690,9 +690,11 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     cp.message = "converged to a point of the unknowns' chart, not of the structure: " + chart;
   } else {
     cp.message = "located with " + cp.system + " in " + std::to_string(cp.newton_iterations) + " iterations";
-    if (floor_spread >= 0.0)
+    if (floor_spread >= 0.0) {
+      cp.floor_lambda_spread = floor_spread;
       cp.message += ", at the residual's round-off floor (lambda's spread over its last iterates " +
                     fmt_g(floor_spread) + " relative)";
+    }
   }
   return cp;
 }

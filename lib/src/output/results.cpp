@@ -99,6 +99,12 @@ std::string summary_json(const RunInfo& info, const analysis::TraceResult& s) {
     x["newton_iterations"] = cp.newton_iterations;
     x["residual_history"] = cp.residual_history;
     x["phi_dot_r"] = cp.phi_dot_r;
+    // null: located to critical.tolerance; a number: accepted at the residual's
+    // round-off floor, λ's relative spread over the last iterates (what λ holds to).
+    if (cp.converged && cp.floor_lambda_spread >= 0.0)
+      x["floor_lambda_spread"] = cp.floor_lambda_spread;
+    else
+      x["floor_lambda_spread"] = nullptr;
     x["gamma"] = cp.gamma;
     x["bracket"] = {{"branch", cp.branches.empty() ? 0 : cp.branches.front()},
                     {"point_before", cp.point_before},

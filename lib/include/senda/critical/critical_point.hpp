@@ -97,6 +97,10 @@ struct CriticalPoint {
   int newton_iterations = 0;
   std::vector<double> residual_history;  // scaled residual at the start and after each iteration
   double phi_dot_r = 0.0;                // |φᵀr| / (‖φ‖ r_s), r_s = max(‖r‖, force scale / max(1,|λ|))
+  // ≥ 0: converged at the residual's round-off floor, not at the tolerance (docs/theory.md
+  // §4): λ's relative spread over the last iterates, what λ holds to (up to √tol).
+  // −1: converged at the tolerance, or not converged.
+  double floor_lambda_spread = -1.0;
   BracketEvidence evidence = BracketEvidence::None;  // what the bracket's signs said (locate() only)
   int point_before = 0, point_after = 0;  // bracket on the path
   double lambda_before = 0.0, lambda_after = 0.0;
