@@ -78,6 +78,35 @@ TEST_CASE("catalogue .cfg: deep arch, LP1 to about critical.tolerance at every t
   }
 }
 
+TEST_CASE("catalogue .cfg: a residual at its floor with lambda still converging is not accepted 'at the floor'",
+          "[catalogue][deep-arch][locate]") {
+  // The deep arch at auto_scale = false: SPL's residuals 2.6e-11, 1.2e-7, 1.2e-12,
+  // 2.4e-12 (near a fold the scaled residual hardly sees λ) with λ's updates 1.1e-4
+  // and 7.0e-5: the second was accepted "at the round-off floor", λ's spread 1.2e-5,
+  // while the next update is 6e-10. A fresh floor now takes one more iteration, and
+  // LP1 is the one of the default metric to round-off, located to the tolerance.
+  const analysis::TraceResult ref = run_cfg("deep-arch", {"branches.switch=false", "output.name=deep-arch-floor"});
+  const analysis::TraceResult s = run_cfg(
+      "deep-arch", {"continuation.auto_scale=false", "branches.switch=false", "output.name=deep-arch-floor"});
+  const critical::CriticalPoint& a = point(ref, "LP1");
+  const critical::CriticalPoint& b = point(s, "LP1");
+  INFO(b.message);
+  REQUIRE(b.converged);
+  CHECK(b.floor_lambda_spread < 0.0);
+  CHECK(b.message.find("floor") == std::string::npos);
+  CHECK(std::abs(b.lambda - a.lambda) <= 1e-10 * a.lambda);
+  // Eriksson's LP1 at critical.tolerance = 1e-8: λ's updates 1.1e-3 and 5.5e-4 (the
+  // second did not halve) while the residual fell from 3.2e-9 to 7.3e-16; the next
+  // iterate meets the tolerance.
+  const analysis::TraceResult e =
+      run_cfg("eriksson-frame", {"critical.tolerance=1e-8", "branches.switch=false", "output.name=eriksson-floor"});
+  const critical::CriticalPoint& lp = point(e, "LP1");
+  INFO(lp.message);
+  REQUIRE(lp.converged);
+  CHECK(lp.floor_lambda_spread < 0.0);
+  CHECK(lp.lambda == Approx(4519.1690459).epsilon(1e-10));
+}
+
 TEST_CASE("catalogue .cfg: Eriksson's frame, the branches from BP6 rejoin at BP1 at half the branch step",
           "[catalogue][eriksson-frame][branch]") {
   // With branches.switch_step_ratio = 0.5 the branches from BP1 end at max-steps, and
