@@ -443,7 +443,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   // is tried (below).
   struct FloorCandidate {
     Vector q, phi;
-    double lambda, gamma, residual;
+    double lambda, gamma, residual, phi_dot_r, force_scale;
     int iteration;
     double spread;
     bool phi_floor;
@@ -553,7 +553,8 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       // another draw of the same noise.
       const bool established = it >= 2 && h[static_cast<std::size_t>(it) - 2] <= 10.0 * tol;
       if (!lambda_ok && !established && !floor_candidate && it < options.max_iterations) {
-        floor_candidate = FloorCandidate{q, phi, lambda, gamma, res, it, lambda_spread(3), !phi_ok, cp.system};
+        floor_candidate =
+            FloorCandidate{q, phi, lambda, gamma, res, cp.phi_dot_r, force_scale, it, lambda_spread(3), !phi_ok, cp.system};
       } else {
         cp.converged = true;
         // Accepted at a round-off floor: λ's spread (it can exceed the tolerance, up
@@ -574,6 +575,12 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       cp.lambda = lambda;
       cp.gamma = gamma;
       cp.residual = c.residual;
+      cp.phi_dot_r = c.phi_dot_r;
+      last_force_scale = c.force_scale;
+      // K and r at the point kept, for v = K̃⁻¹r below.
+      problem.tangent(q, lambda, K);
+      problem.dg_dlambda(q, lambda, gl);
+      r = -gl;
       cp.newton_iterations = c.iteration;
       cp.residual_history.resize(static_cast<std::size_t>(c.iteration) + 1);  // the history of the point kept
       cp.system = c.system;
