@@ -48,10 +48,16 @@ std::string short_g(double x) {
 // frame at auto_scale = false came back to BP5 along the primary path.
 constexpr double kAlongPathShare = 0.1;
 
-// That share; NaN when it cannot be told (no bifurcation equation, no chord, or the
-// two tangents' displacements parallel to within 1e-3: a one-unknown model).
+// That share; NaN when it cannot be told: no bifurcation equation; o's path not told
+// from its other branch (the path's secant within 25.8° of neither tangent,
+// |cos| < kIncomingAlignment; 0.9985 to 1 on the catalogue; a saved point's, whose
+// incoming tangent was told in the run that found it, is trusted); no chord; or the two
+// tangents' displacements parallel to within 1e-3 (a one-unknown model).
+constexpr double kIncomingAlignment = 0.9;
 double other_tangent_share(const CriticalPoint& o, const Vector& dq, const continuation::Scaling& s) {
   if (!o.abe || !o.abe->valid) return std::numeric_limits<double>::quiet_NaN();
+  const bool saved = !o.branches.empty() && o.branches.front() == -1;
+  if (!saved && !(o.abe->incoming_alignment >= kIncomingAlignment)) return std::numeric_limits<double>::quiet_NaN();
   const Vector& path = o.abe->tangents[o.abe->incoming].q;
   const Vector& other = o.abe->tangents[1 - o.abe->incoming].q;
   if (path.size() != dq.size() || other.size() != dq.size() || s.w.size() != dq.size())
