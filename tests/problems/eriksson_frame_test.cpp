@@ -171,6 +171,32 @@ TEST_CASE("Eriksson frame at unit weights: a branch that jumped onto the primary
   CHECK(ends == std::vector<std::string>{"BP1>BP6", "BP1>BP6", "BP2>BP5", "BP2>BP5", "BP3>BP4", "BP3>BP4"});
 }
 
+// At psi = 0.001 (auto_scale = false) the branch from BP2 (+) passes the pitchfork BP5
+// near its tip, 0.29 in lambda short of it: the eigenvalue monitor sees the dip, and
+// SPB converges to BP5 itself, 1.2 bracket lengths off the bracket's chord, so the
+// crossing is reported not located. Its message names BP5 (it said only "another
+// critical point"). Either the branch rejoins at BP5, or a point not located on it
+// names BP5.
+TEST_CASE("Eriksson frame at psi = 0.001: a crossing not located names the point Newton went to",
+          "[frame][eriksson][branch]") {
+  const Run s = run_file(std::string(SENDA_SOURCE_DIR) + "/problems/eriksson-frame.cfg", "eriksson-frame-psi-small",
+                         {"continuation.auto_scale=false", "continuation.psi=0.001"});
+  int branch = -1;
+  for (const auto& b : s.branches)
+    if (b.start_point == "BP2" && b.direction > 0) branch = b.id;
+  REQUIRE(branch > 0);
+  bool rejoined_bp5 = false, names_bp5 = false;
+  for (const auto& b : s.branches)
+    if (b.id == branch) rejoined_bp5 = b.termination == critical::BranchEnd::Rejoined && b.end_point == "BP5";
+  for (const auto& rec : s.critical_points) {
+    const critical::CriticalPoint& cp = rec.point;
+    if (cp.converged || cp.branches.empty() || cp.branches.front() != branch) continue;
+    INFO(cp.id << ": " << cp.message);
+    names_bp5 = names_bp5 || cp.message.find("Newton's point is BP5, located before on branch 0") != std::string::npos;
+  }
+  CHECK((rejoined_bp5 || names_bp5));
+}
+
 TEST_CASE("Eriksson frame: mesh refinement 4, 8, 16 per member lowers A and B strongly", "[frame][eriksson]") {
   // One-point-integrated linear elements are stiff; 4 per member is far from converged.
   // Measured (primary path): A 1358.54, 1143.1, 1098.3; B 3017.1, 2192.0, 2041.5. The

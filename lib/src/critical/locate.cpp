@@ -1350,6 +1350,17 @@ CriticalPointFinder::Found CriticalPointFinder::record(CriticalPoint cp, int bra
       break;
     }
   }
+  // Not located although Newton converged (outside the bracket, to an unfolded point,
+  // …): where it converged to a point located before, say which (a branch that passes
+  // a pitchfork of its parent path near its tip brackets a dip there, and Newton goes
+  // to the pitchfork itself, 1.2 bracket lengths off the bracket's chord).
+  if (!cp.converged && cp.q.size() > 0 && cp.residual <= options_.locate_options.tolerance)
+    for (const CriticalPoint& other : points_)
+      if (other.converged && other.q.size() == cp.q.size() && same_point(other, cp)) {
+        cp.message += "; Newton's point is " + other.id + ", located before on branch " +
+                      std::to_string(other.branches.empty() ? 0 : other.branches.front());
+        break;
+      }
   // Not located: the kind the bracket's signs give, where they give one, whatever
   // Newton went to (a crossing of a straight column's primary path is a bifurcation
   // point whether or not SPB converges; it was listed as LP1).
