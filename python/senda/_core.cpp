@@ -386,7 +386,7 @@ py::dict to_dict(const analysis::CriticalRecord& rec, const std::vector<std::str
   d["newton_iterations"] = cp.newton_iterations;
   d["residual_history"] = to_array(cp.residual_history);
   d["phi_dot_r"] = cp.phi_dot_r;
-  if (cp.converged && cp.floor_lambda_spread >= 0.0)
+  if (cp.floor_lambda_spread >= 0.0)
     d["floor_lambda_spread"] = cp.floor_lambda_spread;
   else
     d["floor_lambda_spread"] = py::none();

@@ -440,14 +440,12 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   double previous_dl = INFINITY, previous_dphi = INFINITY;  // the update before the last
   bool phi_at_floor = false;  // accepted with φ's updates at their floor (λ's may be at the tolerance)
   // An iterate that met the tests with λ at its floor, kept while one more iteration
-  // is tried (below).
+  // is tried (below): the point as recorded at that iterate, and what the end of the
+  // loop needs of it.
   struct FloorCandidate {
-    Vector q, phi;
-    double lambda, gamma, residual, phi_dot_r, force_scale;
-    int iteration;
-    double spread;
+    CriticalPoint point;
+    double force_scale, spread;
     bool phi_floor;
-    std::string system;
   };
   std::optional<FloorCandidate> floor_candidate;
   std::vector<double> lambda_history;                         // λ of every iterate
@@ -553,8 +551,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       // another draw of the same noise.
       const bool established = it >= 2 && h[static_cast<std::size_t>(it) - 2] <= 10.0 * tol;
       if (!lambda_ok && !established && !floor_candidate && it < options.max_iterations) {
-        floor_candidate =
-            FloorCandidate{q, phi, lambda, gamma, res, cp.phi_dot_r, force_scale, it, lambda_spread(3), !phi_ok, cp.system};
+        floor_candidate = FloorCandidate{cp, force_scale, lambda_spread(3), !phi_ok};
       } else {
         cp.converged = true;
         // Accepted at a round-off floor: λ's spread (it can exceed the tolerance, up
@@ -565,28 +562,20 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
         break;
       }
     } else if (floor_candidate) {
-      const FloorCandidate& c = *floor_candidate;
-      q = c.q;
-      phi = c.phi;
-      lambda = c.lambda;
-      gamma = c.gamma;
-      cp.q = q;
-      cp.phi = phi;
-      cp.lambda = lambda;
-      cp.gamma = gamma;
-      cp.residual = c.residual;
-      cp.phi_dot_r = c.phi_dot_r;
-      last_force_scale = c.force_scale;
-      // K and r at the point kept, for v = K̃⁻¹r below.
-      problem.tangent(q, lambda, K);
-      problem.dg_dlambda(q, lambda, gl);
+      // The candidate stands: its point (state, mode, residual, φᵀr, system), the
+      // history up to it (as marked since: a switch to SPB at its iteration raises its
+      // last entry), and K and r at it for v = K̃⁻¹r below.
+      std::vector<double> history = std::move(cp.residual_history);
+      cp = std::move(floor_candidate->point);
+      history.resize(cp.residual_history.size());
+      cp.residual_history = std::move(history);
+      problem.tangent(cp.q, cp.lambda, K);
+      problem.dg_dlambda(cp.q, cp.lambda, gl);
       r = -gl;
-      cp.newton_iterations = c.iteration;
-      cp.residual_history.resize(static_cast<std::size_t>(c.iteration) + 1);  // the history of the point kept
-      cp.system = c.system;
+      last_force_scale = floor_candidate->force_scale;
+      floor_spread = floor_candidate->spread;
+      phi_at_floor = floor_candidate->phi_floor;
       cp.converged = true;
-      floor_spread = c.spread;
-      phi_at_floor = c.phi_floor;
       break;
     }
     if (it == options.max_iterations) {
@@ -1333,34 +1322,34 @@ bool CriticalPointFinder::same_point(const CriticalPoint& a, const CriticalPoint
 
 CriticalPointFinder::Found CriticalPointFinder::record(CriticalPoint cp, int branch) {
   cp.branches = {branch};
-  if (cp.converged) {
-    for (std::size_t k = 0; k < points_.size(); ++k) {
-      CriticalPoint& other = points_[k];
-      if (!other.converged || !same_point(other, cp)) continue;
-      if (std::find(other.branches.begin(), other.branches.end(), branch) == other.branches.end()) {
-        other.branches.push_back(branch);
-        Found f;
-        f.index = static_cast<int>(k);
-        f.is_new = false;
-        return f;
-      }
+  // The point located before that Newton's point is, if any: for a located point, and
+  // for one not located although Newton converged (outside the bracket, to an unfolded
+  // point, …).
+  const bool newton_converged = cp.converged || (cp.q.size() > 0 && cp.residual <= options_.locate_options.tolerance);
+  for (std::size_t k = 0; k < points_.size() && newton_converged; ++k) {
+    CriticalPoint& other = points_[k];
+    if (!other.converged || other.q.size() != cp.q.size() || !same_point(other, cp)) continue;
+    if (!cp.converged) {
+      // Say which (a branch that passes a pitchfork of its parent path near its tip
+      // brackets a dip there, and Newton goes to the pitchfork itself, 1.2 bracket
+      // lengths off the bracket's chord).
+      cp.message += "; Newton's point is " + other.id + ", located before on branch " +
+                    std::to_string(other.branches.empty() ? 0 : other.branches.front());
+    } else if (std::find(other.branches.begin(), other.branches.end(), branch) == other.branches.end()) {
+      other.branches.push_back(branch);
+      Found f;
+      f.index = static_cast<int>(k);
+      f.is_new = false;
+      return f;
+    } else {
       cp.converged = false;
       cp.message = "Newton converged to " + other.id +
                    ", located before on this branch; the point crossed in this bracket was not located";
-      break;
     }
+    break;
   }
-  // Not located although Newton converged (outside the bracket, to an unfolded point,
-  // …): where it converged to a point located before, say which (a branch that passes
-  // a pitchfork of its parent path near its tip brackets a dip there, and Newton goes
-  // to the pitchfork itself, 1.2 bracket lengths off the bracket's chord).
-  if (!cp.converged && cp.q.size() > 0 && cp.residual <= options_.locate_options.tolerance)
-    for (const CriticalPoint& other : points_)
-      if (other.converged && other.q.size() == cp.q.size() && same_point(other, cp)) {
-        cp.message += "; Newton's point is " + other.id + ", located before on branch " +
-                      std::to_string(other.branches.empty() ? 0 : other.branches.front());
-        break;
-      }
+  // A point not located holds to nothing (locate() may reject what refine() accepted).
+  if (!cp.converged) cp.floor_lambda_spread = -1.0;
   // Not located: the kind the bracket's signs give, where they give one, whatever
   // Newton went to (a crossing of a straight column's primary path is a bifurcation
   // point whether or not SPB converges; it was listed as LP1).

@@ -101,7 +101,7 @@ std::string summary_json(const RunInfo& info, const analysis::TraceResult& s) {
     x["phi_dot_r"] = cp.phi_dot_r;
     // null: located to critical.tolerance; a number: accepted at the residual's
     // round-off floor, λ's relative spread over the last iterates (what λ holds to).
-    if (cp.converged && cp.floor_lambda_spread >= 0.0)
+    if (cp.floor_lambda_spread >= 0.0)
       x["floor_lambda_spread"] = cp.floor_lambda_spread;
     else
       x["floor_lambda_spread"] = nullptr;
