@@ -283,3 +283,30 @@ TEST_CASE("Eriksson frame, co-rotational element (4 + 4): A, B, C of the paper w
   CHECK(C == Approx(-954.92284425).epsilon(1e-8));
   CHECK(std::abs(-C / 956.5 - 1) <= 0.002);
 }
+
+// At max_step_ratio = 5 the branch from BP2 (-) reaches BP5, where its lambda is
+// extremal (BP5 is a pitchfork of the primary path and the branch is one of its
+// secondary branches): the eigenvalue monitor brackets it and SPL, which holds at a
+// bifurcation point too, stopped 1.3e-10 from BP5 in lambda but 2.2e-6 (relative) in
+// q, with phi^T r = 1.7e-5. That was reported as a new limit point LP3 and the branch
+// ran on to max-steps. SPB from SPL's point now locates BP5, and the branch rejoins
+// there like its mirror.
+TEST_CASE("Eriksson frame at max_step_ratio = 5: a branch reaching a pitchfork rejoins it, no limit point there",
+          "[frame][eriksson][branch]") {
+  const Run s = run_file(std::string(SENDA_SOURCE_DIR) + "/problems/eriksson-frame.cfg", "eriksson-frame-ratio5",
+                         {"continuation.max_step_ratio=5"});
+  for (const auto& c : s.critical_points)
+    if (c.point.converged && c.point.kind == critical::CriticalKind::Limit) {
+      INFO(c.point.id << " at " << c.point.lambda);
+      CHECK(c.point.phi_dot_r > 1e-3);
+    }
+  int from_bp2 = 0;
+  for (const auto& b : s.branches)
+    if (b.start_point == "BP2") {
+      ++from_bp2;
+      INFO("branch " << b.id << ": " << b.message);
+      CHECK(b.termination == critical::BranchEnd::Rejoined);
+      CHECK(b.end_point == "BP5");
+    }
+  CHECK(from_bp2 == 2);
+}

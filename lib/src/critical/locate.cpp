@@ -255,6 +255,14 @@ class LocatorFactorization {
 
 }  // namespace
 
+namespace {
+// |φᵀr| / (‖φ‖ r_s) of a located limit point below which SPB is tried from it: a
+// limit point has O(1) there (0.056 and above on the catalogue's 31), a bifurcation point
+// 0 (ε_b = bifurcation_tolerance classifies); between, SPL may have stopped at a
+// bifurcation point.
+constexpr double kAmbiguousPhiDotR = 1e-3;
+}  // namespace
+
 CriticalPoint locate(const Problem& problem, const continuation::PathPoint& before,
                      const continuation::PathPoint& after, const linalg::SymmetricFactorization& factor_after,
                      const LocateOptions& options, linalg::SymmetricFactorization* scratch) {
@@ -365,6 +373,26 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
         located = std::move(retry);
       } else {
         located.factorizations += retry.factorizations - spent;
+      }
+    }
+    if (evidence != BracketEvidence::Limit && located.converged && located.kind == CriticalKind::Limit &&
+        located.system == "SPL" && located.phi_dot_r < kAmbiguousPhiDotR) {
+      // SPL holds at a bifurcation point too (K φ = 0 there), where its Jacobian is
+      // singular: Newton may still stop there, imprecisely. A branch whose λ is
+      // extremal at a pitchfork it passes (Eriksson's frame at max_step_ratio = 5, a
+      // branch from BP2 reaching BP5) gave a "limit point" 1.3e-10 from BP5 in λ,
+      // 2.2e-6 relative in q, with φᵀr = 1.7e-5: BP5 again, beyond the same-point
+      // bound. SPB from SPL's point decides: a bifurcation it locates replaces it.
+      const long spent = located.factorizations;
+      CriticalPoint spb = refine(problem, located.q, located.lambda, located.phi, lambda_span,
+                                 AugmentedSystem::Bifurcation, options, scratch);
+      spb.factorizations += spent;
+      if (spb.converged && spb.kind == CriticalKind::Bifurcation) {
+        spb.message += " (SPL converged first, with phi^T r = " + fmt_g(located.phi_dot_r) +
+                       ", at the singular point of SPL that a bifurcation point is)";
+        located = std::move(spb);
+      } else {
+        located.factorizations = spb.factorizations;
       }
     }
     located.point_before = cp.point_before;
@@ -727,8 +755,14 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   if (cp.system == "SPB" && cp.kind == CriticalKind::Bifurcation &&
       std::abs(cp.gamma) > 1e3 * options.tolerance * last_force_scale) {
     cp.converged = false;
-    cp.message = "SPB converged to an unfolded point (gamma = " + std::to_string(cp.gamma) +
-                 " relative to the force scale), not a bifurcation";
+    // γ in the force scale's units, against the bound (it was printed raw and called
+    // relative, so that Roorda's frame read as 2.5e-4 "relative" next to a bound of
+    // 1e-7).
+    cp.message = "SPB converged to an unfolded point, not a bifurcation: gamma = " + fmt_g(cp.gamma) + ", " +
+                 fmt_g(std::abs(cp.gamma) / last_force_scale) + " of the force scale, above 1e3 critical.tolerance = " +
+                 fmt_g(1e3 * options.tolerance) +
+                 " (a bifurcation unfolded by the model itself, by more than this tolerance accepts, or a limit "
+                 "point near one: docs/theory.md section 4)";
   } else if (const std::string chart = problem.chart_singularity(cp.q); !chart.empty()) {
     // K is singular there whatever the structure (a bar twisted by a full turn about
     // its axis, reached by a branch of the circle cantilever at λ ≈ 1e-17).
