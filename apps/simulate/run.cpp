@@ -88,6 +88,17 @@ int run_simulation(const senda::input::Config& config, const Command& cmd) {
                 d.constraints ? "dynamics.rigid_link" : "dynamics.mass", integrator.message());
   output::ResultsDir::check(cmd.out_dir, cmd.overwrite);
   if (senda_app::stop_requested()) return senda_app::kExitInterrupted;
+  // A start that violates the rigid links is integrated as given (a study of the
+  // stabilisation may want it so), but never silently.
+  if (const dynamics::Index1Options& x = d.integrator.index1;
+      integrator.constraint_count() > 0 &&
+      (integrator.initial_phi() > x.position_tolerance || integrator.initial_phi_dot() > x.velocity_tolerance))
+    fmt::print(stderr,
+               "simulate: warning: the initial state violates the rigid links: |Phi| = {:.3e}, |G v0| = {:.3e} "
+               "(dynamics.phi_tolerance {:g}, phi_dot_tolerance {:g}); it is integrated as given, and the "
+               "violation drifts unless stabilised (dynamics.baumgarte, dynamics.projection); give initial "
+               "velocities along the links' motions\n",
+               integrator.initial_phi(), integrator.initial_phi_dot(), x.position_tolerance, x.velocity_tolerance);
 
   const output::ResultsDir dir = output::ResultsDir::prepare(cmd.out_dir, cmd.overwrite);
   output::SimulationInfo info;
@@ -97,7 +108,12 @@ int run_simulation(const senda::input::Config& config, const Command& cmd) {
   info.track_columns = input::track_columns(spec);
   info.track = spec.analysis.track;
   info.hook_columns = integrator.columns();
-  info.load = fmt::format("{} lambda = {:.17g}", dynamics::to_string(d.load.kind), d.load.lambda);
+  if (d.load.kind == dynamics::LoadKind::Table) {
+    info.load = "table";
+    for (const auto& [t, lambda] : d.load.points) info.load += fmt::format(" ({:g}, {:.17g})", t, lambda);
+  } else {
+    info.load = fmt::format("{} lambda = {:.17g}", dynamics::to_string(d.load.kind), d.load.lambda);
+  }
   if (!d.initial_state.empty())
     info.initial_state = fmt::format("{} ({}, lambda {:.17g})", d.initial_state, d.initial_id, d.initial_lambda);
   info.steps = d.steps;
@@ -114,7 +130,7 @@ int run_simulation(const senda::input::Config& config, const Command& cmd) {
   fmt::print("  {} dt = {:g}, Newton iterations mean {:.2f} max {}, largest relative energy error {:.3e}\n",
              dynamics::to_string(d.integrator.scheme), d.integrator.dt, r.mean_iterations, r.max_iterations,
              r.max_relative_error);
-  if (const dynamics::Index1Statistics* c = integrator.constraint_statistics())
+  if (const dynamics::Index1Statistics* c = integrator.constraint_statistics(); c && integrator.constraint_count() > 0)
     fmt::print("  {} rigid links: largest |Phi| {:.3e}, |Phi'| {:.3e} (after a step, before its correction), "
                "{} projections\n",
                integrator.constraint_count(), c->max_phi, c->max_phi_dot, c->corrections);

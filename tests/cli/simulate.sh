@@ -34,6 +34,12 @@ awk -F, 'NR > 1 { e = $12 < 0 ? -$12 : $12; if (e > m) m = e } END { exit !(m < 
 [ -f "$work/snap/states/final.json" ] || die "snap: no final state"
 echo "ok snap-through above P_dyn: mirror passed, $rows rows"
 
+# A time step longer than the run: one step (it was 0 steps, "completed" at t = 0).
+"$sim" $cfg --out "$work/onestep" --quiet dynamics.dt=1e12 > "$work/onestep.log" 2>&1
+rows=$(($(wc -l < "$work/onestep/history.csv") - 1))
+grep -q '"steps_requested": 1,' "$work/onestep/summary.json" || die "onestep: not one step asked for"
+echo "ok dt above t_end: one step asked for ($rows rows)"
+
 # Below the threshold: the apex stays above w = h (uy > -0.5) and no event.
 "$sim" $cfg --out "$work/below" --quiet dynamics.lambda=0.025 > "$work/below.log" 2>&1 || die "below: exit $?"
 awk -F, 'NR > 1 && $4 < -0.5 { bad = 1 } END { exit bad }' "$work/below/history.csv" || die "below: snapped"

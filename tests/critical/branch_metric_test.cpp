@@ -99,7 +99,7 @@ TEST_CASE("the branches of a stiff frame in their own metric, and the states of 
   const std::filesystem::path lp_state = work("full") / "states" / "LP1.json";
   REQUIRE(std::filesystem::exists(lp_state));
   const int n = static_cast<int>(lp.q.size());
-  const input::StatePoint saved = input::read_state_point(lp_state, n, "continuation.start_state");
+  const input::StatePoint saved = input::read_state_point(lp_state, n, "", "continuation.start_state");
   REQUIRE(saved.scaling);
   CHECK(saved.scaling->psi == Approx(1.0 / lambda_bp).epsilon(1e-12));
   // Translations c = 1, rotations c = L = 4, over L √n.

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 
 namespace senda::core {
 
@@ -14,6 +16,22 @@ void Problem::dg_dlambda(const Vector& q, double lambda, Vector& out) const {
   residual(q, lambda + eps, gp);
   residual(q, lambda - eps, gm);
   out = (gp - gm) / (2.0 * eps);
+}
+
+std::string unknowns_fingerprint(const Problem& p) {
+  // FNV-1a, 64 bits, over the names, each followed by a newline.
+  std::uint64_t h = 14695981039346656037ull;
+  const auto add = [&h](unsigned char c) {
+    h ^= c;
+    h *= 1099511628211ull;
+  };
+  for (int i = 0; i < p.size(); ++i) {
+    for (const char c : p.dof_name(i)) add(static_cast<unsigned char>(c));
+    add('\n');
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "n=%d;fnv1a64=%016llx", p.size(), static_cast<unsigned long long>(h));
+  return buf;
 }
 
 }  // namespace senda::core

@@ -271,6 +271,7 @@ Index1Status Index1Integrator::step(double dt) {
   if (!acceleration(t_ + 0.5 * h, q3, v3, a3, mu)) return Index1Status::SingularSystem;
   const Vector q4 = q_ + h * v3, v4 = v_ + h * a3;
   if (!acceleration(t_ + h, q4, v4, a4, mu)) return Index1Status::SingularSystem;
+  stages_ = {v_, v2, v3, v4};
   q_ += h / 6.0 * (v_ + 2.0 * v2 + 2.0 * v3 + v4);
   v_ += h / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4);
   t_ += h;

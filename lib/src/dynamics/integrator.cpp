@@ -5,6 +5,8 @@
 #include <Eigen/SparseLU>
 #include <cmath>
 #include <algorithm>
+#include <array>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -41,6 +43,7 @@ const char* to_string(StepStatus s) {
     case StepStatus::Singular: return "singular";
     case StepStatus::NotFinite: return "not-finite";
     case StepStatus::Interrupted: return "interrupted";
+    case StepStatus::Unstable: return "unstable";
   }
   return "?";
 }
@@ -73,6 +76,12 @@ Momenta momenta(const model::Model& model, const SparseMatrix& M, const Vector& 
 }
 
 namespace {
+
+std::string fmt_g(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
 
 // Adds value into S(i, j) for free dofs (the entry is in the model's pattern).
 void add_entry(SparseMatrix& S, int i, int j, double value) {
@@ -240,6 +249,7 @@ bool Integrator::start(double t0, const Vector& q0, const Vector& v0) {
   const int n = model_.size();
   if (q0.size() != n || v0.size() != n) throw std::invalid_argument("Integrator::start: q0, v0 of the wrong size");
   state_ = State{};
+  initial_phi_ = initial_phi_dot_ = 0.0;
   state_.t = t0;
   t0_ = t0;
   steps_ = 0;
@@ -267,26 +277,35 @@ bool Integrator::start(double t0, const Vector& q0, const Vector& v0) {
       message_ = "[M G^T; G 0] is singular at the start: the rigid links are redundant or degenerate";
       return false;
     }
-    hook_values_[0] = index1_->violation();
-    hook_values_[1] = index1_->violation_rate();
+    hook_values_[0] = initial_phi_ = index1_->violation();
+    hook_values_[1] = initial_phi_dot_ = index1_->violation_rate();
   }
-  const Energies e = energies();
+  E0_ = 0.0;
+  const Energies e = energies_of(state_, 0.0);
   E0_ = e.kinetic + e.strain;  // no work done yet: the load potential is 0 at t0
-  scale_ = E0_;
+  scale_ = std::abs(E0_);
   message_.clear();
   return true;
 }
 
-Energies Integrator::energies() const {
+Energies Integrator::energies() const { return energies_of(state_, scale_); }
+
+double Integrator::supplied(double scale, const State& s) {
+  return std::max({scale, std::abs(s.work), std::abs(s.dissipated)});
+}
+
+Energies Integrator::energies_of(const State& s, double scale) const {
   Energies e;
-  e.kinetic = 0.5 * state_.v.dot(M_ * state_.v);
-  e.strain = model_.energy(state_.q);
-  e.load_potential = -state_.work;
-  e.dissipated = state_.dissipated;
+  e.kinetic = 0.5 * s.v.dot(M_ * s.v);
+  e.strain = model_.energy(s.q);
+  e.load_potential = -s.work;
+  e.dissipated = s.dissipated;
   e.total = e.kinetic + e.strain + e.load_potential;
   e.error = e.total + e.dissipated - E0_;
-  const double scale = std::max({std::abs(E0_), scale_, e.kinetic + e.strain});
-  e.relative = scale > 0.0 ? e.error / scale : 0.0;
+  e.supplied = supplied(std::max(scale, std::abs(E0_)), s);
+  // Nothing supplied (at rest, unloaded): relative to what there is, if anything.
+  const double ref = e.supplied > 0.0 ? e.supplied : e.kinetic + e.strain;
+  e.relative = ref > 0.0 ? e.error / ref : 0.0;
   return e;
 }
 
@@ -437,15 +456,29 @@ StepReport Integrator::index1_step() {
     return rep;
   }
   State n = state_;
-  const Vector dq = index1_->q() - state_.q;
+  // W_ext and D by RK4's quadrature of their rates over its stages (the augmented
+  // system y' = (v, a, f_ext·v, v·C v) integrated by the same method).
+  const std::array<Vector, 4>& sv = index1_->stage_velocities();
+  const double stage_t[4] = {state_.t, state_.t + 0.5 * dt, state_.t + 0.5 * dt, state_.t + dt};
+  const double weight[4] = {1.0, 2.0, 2.0, 1.0};
+  double power = 0.0, dissipation = 0.0;
   Vector f;
-  external(state_.t + 0.5 * dt, f);
-  n.work += f.dot(dq);
+  for (int k = 0; k < 4; ++k) {
+    external(stage_t[k], f);
+    power += weight[k] * f.dot(sv[k]);
+    if (C_.nonZeros()) dissipation += weight[k] * sv[k].dot(C_ * sv[k]);
+  }
+  n.work += dt / 6.0 * power;
+  n.dissipated += dt / 6.0 * dissipation;
+  // A projection after the step moved q off RK4's q_{n+1}: the loads work along that
+  // move too (at t_{n+1}), so that a constant load's potential stays −f·(q − q₀).
+  Vector rk4_q = state_.q;
+  for (int k = 0; k < 4; ++k) rk4_q += (dt / 6.0 * weight[k]) * sv[k];
+  n.work += f.dot(index1_->q() - rk4_q);  // f is f_ext(t_{n+1}), the last stage's
   n.q = index1_->q();
   n.v = index1_->v();
-  if (C_.nonZeros()) n.dissipated += dq.dot(C_ * (0.5 * (state_.v + n.v)));
-  n.t = t0_ + static_cast<double>(++steps_) * dt;
-  state_ = std::move(n);
+  n.t = t0_ + static_cast<double>(steps_ + 1) * dt;
+  if (!accept(n, rep)) return rep;
   hook_values_[0] = index1_->violation();
   hook_values_[1] = index1_->violation_rate();
   hook_values_[2] = index1_->statistics().corrections;
@@ -454,10 +487,29 @@ StepReport Integrator::index1_step() {
     hook_->after_step(model_, M_, state_, extra);
     std::copy(extra.begin(), extra.end(), hook_values_.begin() + 3);
   }
-  const Energies e = energies();
-  scale_ = std::max(scale_, e.kinetic + e.strain);
   rep.status = StepStatus::Converged;
   return rep;
+}
+
+bool Integrator::accept(State& n, StepReport& rep) {
+  // Energy created from nothing: the error exceeds all the energy supplied so far.
+  const double scale = supplied(scale_, n);
+  const Energies e = energies_of(n, scale);
+  if (std::abs(e.relative) > kUnstableEnergy || !std::isfinite(e.relative)) {
+    rep.status = StepStatus::Unstable;
+    message_ = "the energy error reached " + fmt_g(e.error) + " at t = " + fmt_g(n.t) + ", " + fmt_g(std::abs(e.relative)) +
+               " times the energy supplied (E0, the loads' work, the dissipation): " +
+               (options_.scheme == Scheme::Index1RK4
+                    ? "the explicit RK4 is unstable at this time step (it is stable for omega_max dt <= 2.78, "
+                      "omega_max the highest natural frequency of the model): lower dynamics.dt"
+                    : "the scheme created energy at this time step: lower dynamics.dt, or use energy-momentum") +
+               "; the last state is that of the step before";
+    return false;
+  }
+  ++steps_;
+  scale_ = scale;
+  state_ = std::move(n);
+  return true;
 }
 
 StepReport Integrator::step() {
@@ -497,17 +549,25 @@ StepReport Integrator::step() {
     rep.iterations = it;
     // Met the tolerance relative to the forces, or at the rounding of R's terms (no
     // iteration can do better: eq. 11.13).
-    const bool res_ok = rel <= options_.residual_tolerance ||
-                        norm <= 64.0 * std::numeric_limits<double>::epsilon() * std::max(ref, terms);
-    const bool energy_ok = norm == 0.0 || (w_last >= 0.0 && w_last <= options_.energy_tolerance * w0);
+    const bool at_floor = norm <= 64.0 * std::numeric_limits<double>::epsilon() * std::max(ref, terms);
+    const bool res_ok = rel <= options_.residual_tolerance || at_floor;
+    // The energy test at the floor too: with a predictor that is nearly the solution
+    // the first correction's work w₀ is itself near round-off, and etol w₀ (1e-20 w₀)
+    // is below what any iterate reaches (dynamics.convergence = energy failed steps
+    // that had converged).
+    const bool energy_ok = norm == 0.0 || at_floor || (w_last >= 0.0 && w_last <= options_.energy_tolerance * w0);
     const bool done = test == ConvergenceTest::Residual ? res_ok
                       : test == ConvergenceTest::Energy ? energy_ok
                                                         : res_ok && energy_ok;
     if (done) break;
     if (it == options_.max_iterations) {
       rep.status = StepStatus::NoConvergence;
-      message_ = "Newton did not converge in " + std::to_string(it) + " iterations at t = " +
-                 std::to_string(s.t + dt) + " (relative residual " + std::to_string(rel) + ")";
+      message_ = "Newton did not converge in " + std::to_string(it) + " iterations at t = " + fmt_g(s.t + dt) +
+                 " (relative residual " + fmt_g(rel) +
+                 (test == ConvergenceTest::Residual
+                      ? std::string()
+                      : ", work of the last correction " + fmt_g(w0 > 0.0 ? w_last / w0 : w_last) + " of the first's") +
+                 ")";
       return rep;
     }
     StepStatus st = StepStatus::Converged;
@@ -540,11 +600,9 @@ StepReport Integrator::step() {
     if (C_.nonZeros()) n.dissipated += dq.dot(C_ * (0.5 * (s.v + n.v)));
   }
   n.q = x;
-  n.t = t0_ + static_cast<double>(++steps_) * dt;  // not a running sum of Δt
-  state_ = std::move(n);
+  n.t = t0_ + static_cast<double>(steps_ + 1) * dt;  // not a running sum of Δt
+  if (!accept(n, rep)) return rep;
   if (hook_) hook_->after_step(model_, M_, state_, hook_values_);
-  const Energies e = energies();
-  scale_ = std::max(scale_, e.kinetic + e.strain);
   rep.status = StepStatus::Converged;
   return rep;
 }

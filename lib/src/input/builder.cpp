@@ -1252,7 +1252,7 @@ void Builder::read_continuation(Spec& s) {
               "one of them");
     StatePoint p;
     try {
-      p = read_state_point(e->value, model_->size(), e->key);
+      p = read_state_point(e->value, model_->size(), core::unknowns_fingerprint(*model_), e->key);
     } catch (const ConfigError& err) {  // located at the line that names the state
       c_.fail(e, e->key, "the saved state '" + e->value + "': " + err.message(),
               "a DIR/states/<id>.json of this model (trace's located points, simulate's final.json)");
@@ -1526,11 +1526,17 @@ void Builder::read_dynamics(Spec& s) {
     c_.fail(c_.find("dynamics.alpha"), "dynamics.alpha", "only the hht integrator takes alpha", "dynamics.integrator = hht");
   if (o.scheme == dynamics::Scheme::Newmark && o.gamma < 0.5)
     c_.fail(c_.find("dynamics.gamma"), "dynamics.gamma", "gamma below 1/2 amplifies the motion (negative damping)", "[0.5, 1]");
+  if (c_.has("dynamics.tangent") && o.scheme != dynamics::Scheme::EnergyMomentum)
+    c_.fail(c_.find("dynamics.tangent"), "dynamics.tangent",
+            "only the energy-momentum integrator takes a tangent choice (the others use K itself)",
+            "dynamics.integrator = energy-momentum");
 
   // Time.
   d.t_end = *c_.real("dynamics.t_end");
   const long max_steps = *c_.integer("dynamics.max_steps");
-  const double steps = std::ceil(d.t_end / o.dt - 1e-9);
+  // At least one step: a Δt above 1e9 t_end made the ceiling 0 and the run "completed"
+  // at t = 0.
+  const double steps = std::max(1.0, std::ceil(d.t_end / o.dt - 1e-9));
   if (!(steps <= static_cast<double>(max_steps)))
     c_.fail(c_.find("dynamics.dt"), "dynamics.dt",
             fmt::format("t_end/dt = {:g} steps is more than dynamics.max_steps = {}", steps, max_steps),
@@ -1577,7 +1583,7 @@ void Builder::read_dynamics(Spec& s) {
     if (f.size() > 1) factor = f.real(1, "FACTOR");
     StatePoint p;
     try {
-      p = read_state_point(f[0], n, "dynamics.initial_state");
+      p = read_state_point(f[0], n, core::unknowns_fingerprint(*model_), "dynamics.initial_state");
     } catch (const ConfigError& err) {  // located at the line that names the state
       f.fail("the saved state '" + f[0] + "': " + err.message(), "a DIR/states/<id>.json of this model, written by trace");
     }
@@ -1605,6 +1611,14 @@ void Builder::read_dynamics(Spec& s) {
         f.fail("the mode file moves node " + std::to_string(key.first) + ", which this model does not have",
                "a mode of the same model");
       const int eq = model_->equation(at->second, static_cast<Component>(key.second));
+      // A mode of this model is zero where this model is fixed (its file scales φ to
+      // max |φ| = 1); a mode that moves a fixed component is another model's, and
+      // dropping that entry lost the whole kick of a one-unknown oscillator.
+      if (eq < 0 && std::abs(phi) > 1e-9)
+        f.fail("the mode file moves node " + std::to_string(key.first) + " " +
+                   model::to_string(static_cast<Component>(key.second)) + " by " + fmt::format("{:g}", phi) +
+                   ", which this model fixes or does not have",
+               "a mode of the same model");
       if (eq >= 0) d.v0[eq] += amplitude * phi;
     }
   }
@@ -1679,7 +1693,7 @@ Spec Builder::run() {
   s.problem_name = c_.text("output.name").value_or(fs::path(c_.file()).stem().string());
   s.node_entries = std::move(node_entries_);
   if (const auto from = c_.text("branches.from")) {
-    analysis::SavedState st = read_state(*from, model_->size());
+    analysis::SavedState st = read_state(*from, model_->size(), core::unknowns_fingerprint(*model_));
     st.source = *from;
     s.analysis.from = std::move(st);
   }

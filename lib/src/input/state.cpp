@@ -44,7 +44,7 @@ continuation::Scaling read_scaling(const json& j, std::size_t n, const std::stri
 
 // The JSON of a saved state file, read like the .cfg (a regular file of bounded size),
 // its format and number of unknowns checked. Errors name the file and key.
-json open_state(const fs::path& file, int unknowns, const std::string& key) {
+json open_state(const fs::path& file, int unknowns, const std::string& fingerprint, const std::string& key) {
   const std::string name = file.string();
   // Read like the .cfg: a regular file of bounded size (a FIFO or /dev/zero is refused, not read).
   std::error_code ec;
@@ -72,6 +72,13 @@ json open_state(const fs::path& file, int unknowns, const std::string& key) {
       throw ConfigError(name, 0, key,
                         "the saved state has " + std::to_string(j.at("unknowns").get<long>()) +
                             " unknowns, the model " + std::to_string(unknowns) + ": it is from another model");
+    // As many unknowns, other ones (von Mises' node 2 uy against an oscillator's
+    // node 2 ux): their names differ.
+    if (!fingerprint.empty() && j.contains("unknowns_fingerprint") &&
+        j.at("unknowns_fingerprint").get<std::string>() != fingerprint)
+      throw ConfigError(name, 0, key,
+                        "the saved state is from another model: it has as many unknowns, but not the same ones "
+                        "(other nodes or components, or in another order)");
   } catch (const ConfigError&) {
     throw;
   } catch (const std::exception& e) {
@@ -82,8 +89,9 @@ json open_state(const fs::path& file, int unknowns, const std::string& key) {
 
 }  // namespace
 
-StatePoint read_state_point(const fs::path& file, int unknowns, const std::string& key) {
-  const json j = open_state(file, unknowns, key);
+StatePoint read_state_point(const fs::path& file, int unknowns, const std::string& fingerprint,
+                            const std::string& key) {
+  const json j = open_state(file, unknowns, fingerprint, key);
   const std::string name = file.string();
   try {
     StatePoint p;
@@ -108,9 +116,9 @@ StatePoint read_state_point(const fs::path& file, int unknowns, const std::strin
   }
 }
 
-analysis::SavedState read_state(const fs::path& file, int unknowns) {
+analysis::SavedState read_state(const fs::path& file, int unknowns, const std::string& fingerprint) {
   const std::string name = file.string();
-  const json j = open_state(file, unknowns, "branches.from");
+  const json j = open_state(file, unknowns, fingerprint, "branches.from");
   try {
     const std::size_t n = static_cast<std::size_t>(unknowns);
     analysis::SavedState s;

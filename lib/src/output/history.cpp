@@ -91,7 +91,7 @@ void SimulationRecorder::on_end(const dynamics::Integrator& in, const dynamics::
   std::error_code ec;
   fs::create_directories(dir_ / "states", ec);
   if (ec) throw OutputError((dir_ / "states").string() + ": cannot create: " + ec.message());
-  write_dynamic_state(dir_ / "states" / "final.json", info_.problem, in);
+  write_dynamic_state(dir_ / "states" / "final.json", info_.problem, core::unknowns_fingerprint(model_), in);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   write_file_atomically(dir_ / "summary.json", simulation_summary_json(info_, in, r, wall));
 }
@@ -147,6 +147,8 @@ std::string simulation_summary_json(const SimulationInfo& info, const dynamics::
                         {"corrections", c->corrections},
                         {"projection_iterations", c->projection_iterations},
                         {"solves", c->solves},
+                        {"initial_phi", in.initial_phi()},
+                        {"initial_phi_dot", in.initial_phi_dot()},
                         {"max_phi", c->max_phi},
                         {"max_phi_dot", c->max_phi_dot},
                         {"final_phi", h.size() > 1 ? h[0] : 0.0},
@@ -166,12 +168,14 @@ std::string simulation_summary_json(const SimulationInfo& info, const dynamics::
   return j.dump(2) + "\n";
 }
 
-void write_dynamic_state(const fs::path& file, const std::string& problem, const dynamics::Integrator& in) {
+void write_dynamic_state(const fs::path& file, const std::string& problem, const std::string& fingerprint,
+                         const dynamics::Integrator& in) {
   nlohmann::ordered_json j;
   const dynamics::State& s = in.state();
   j["format"] = "senda-state-1";
   j["problem"] = problem;
   j["unknowns"] = s.q.size();
+  j["unknowns_fingerprint"] = fingerprint;
   j["id"] = "final";
   j["kind"] = "dynamic";
   j["lambda"] = in.load_factor(s.t);

@@ -34,7 +34,8 @@ void Recorder::on_critical(const analysis::CriticalEvent& e) {
     std::error_code ec;
     fs::create_directories(dir_ / "states", ec);
     if (ec) throw OutputError((dir_ / "states").string() + ": cannot create: " + ec.message());
-    write_state(dir_ / "states" / (cp.id + ".json"), info_.problem, cp, e.scaling, e.initial_step);
+    write_state(dir_ / "states" / (cp.id + ".json"), info_.problem, core::unknowns_fingerprint(model_), cp, e.scaling,
+                e.initial_step);
   }
 }
 

@@ -13,12 +13,13 @@ namespace {
 json vec(const Vector& v) { return json(std::vector<double>(v.data(), v.data() + v.size())); }
 }  // namespace
 
-void write_state(const fs::path& file, const std::string& problem, const critical::CriticalPoint& cp,
-                 const continuation::Scaling& scaling, double initial_step) {
+void write_state(const fs::path& file, const std::string& problem, const std::string& fingerprint,
+                 const critical::CriticalPoint& cp, const continuation::Scaling& scaling, double initial_step) {
   json j;
   j["format"] = "senda-state-1";
   j["problem"] = problem;
   j["unknowns"] = cp.q.size();
+  j["unknowns_fingerprint"] = fingerprint;
   j["id"] = cp.id;
   j["kind"] = critical::to_string(cp.kind);
   j["lambda"] = cp.lambda;

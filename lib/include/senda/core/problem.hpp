@@ -84,6 +84,12 @@ class Problem {
   virtual std::string chart_singularity(const Vector& /*q*/) const { return {}; }
 };
 
+// A fingerprint of the problem's unknowns, their number and names in order
+// ("n=2;fnv1a64=…" over dof_name(0) … dof_name(n − 1)): written into saved states so
+// that a state of another model with as many unknowns (node 2 uy against node 2 ux)
+// is told from one of this model. Not a cryptographic hash.
+std::string unknowns_fingerprint(const Problem& p);
+
 }  // namespace senda::core
 
 // The bottom layer's names are used throughout Senda; they are also senda::Problem,

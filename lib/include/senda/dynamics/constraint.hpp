@@ -176,6 +176,9 @@ class Index1Integrator {
   const Vector& q() const { return q_; }
   const Vector& v() const { return v_; }
   const ConstraintSet& constraints() const { return c_; }
+  // The velocities of the last step's four stages, at t, t + h/2, t + h/2 and t + h
+  // (before any projection): RK4's quadrature of a rate of the motion.
+  const std::array<Vector, 4>& stage_velocities() const { return stages_; }
   // ‖Φ(q)‖ and ‖G v‖ at the current state.
   double violation() const;
   double violation_rate() const;
@@ -194,6 +197,7 @@ class Index1Integrator {
   Index1Options options_;
   double t_ = 0.0;
   Vector q_, v_;
+  std::array<Vector, 4> stages_;
   Index1Statistics stats_;
 };
 

@@ -23,7 +23,10 @@
 //   Index1RK4       the constrained system M a + Gᵀμ = f_ext(t) − f(q) − C v with rigid links
 //                   (constraint.hpp: Index1Integrator, explicit RK4 on the index-1 equations,
 //                   Baumgarte, projection; docs/theory.md §9); no Newton iteration. Work of
-//                   the loads f_ext(t_{n+½})·Δq, dissipation Δq·C (v_n + v_{n+1})/2.
+//                   the loads and dissipation by RK4's own quadrature of their rates
+//                   f_ext·v and v·C v over its four stages (h/6 (P₁ + 2P₂ + 2P₃ + P₄)), as
+//                   accurate as the motion (f_ext(t_{n+½})·Δq was off by a third on the
+//                   first step of a ramp from rest).
 // Energy bookkeeping (eq. 11.12): T = ½ vᵀM v, U = Σ W_e, the work of the loads
 // W_ext += f_ext,n+½ · (q_{n+1} − q_n) (EM, midpoint: at t_{n+½}; Newmark/HHT: the mean
 // of f_ext(t_n) and f_ext(t_{n+1})), the dissipated D += Δq·C v̄; the load potential is
@@ -95,7 +98,13 @@ struct Energies {
   double kinetic = 0.0, strain = 0.0, load_potential = 0.0, dissipated = 0.0;
   double total = 0.0;     // T + U + load_potential
   double error = 0.0;     // total + dissipated − E₀
-  double relative = 0.0;  // error / max(|E₀|, max over the run of T + U)
+  // The energy supplied so far, max(|E₀|, max over the run of |W_ext| and of D): what
+  // the motion can hold (0 at rest and unloaded).
+  double supplied = 0.0;
+  // error / supplied (error / (T + U) when nothing was supplied). Not over T + U, which
+  // grows with a blow-up and held this ratio below 1 while the energy of an unstable
+  // RK4 run grew 8e5-fold.
+  double relative = 0.0;
 };
 
 // Linear momentum Σ p_i and angular momentum Σ x_i × p_i about the origin
@@ -112,8 +121,12 @@ Momenta momenta(const model::Model& model, const SparseMatrix& M, const Vector& 
 void discrete_force(const model::Model& model, const Vector& qa, const Vector& qb, Vector& f, SparseMatrix* S,
                     double scale, bool exact);
 
-enum class StepStatus { Converged, NoConvergence, Singular, NotFinite, Interrupted };
-const char* to_string(StepStatus s);  // "converged", "no-convergence", "singular", "not-finite", "interrupted"
+// Unstable: the step converged but its energy error exceeds the energy supplied
+// (kUnstableEnergy, Energies::relative): energy was created from nothing, an explicit
+// scheme beyond its stability limit; the state is not advanced.
+enum class StepStatus { Converged, NoConvergence, Singular, NotFinite, Interrupted, Unstable };
+const char* to_string(StepStatus s);  // "converged", "no-convergence", "singular", "not-finite", "interrupted", "unstable"
+constexpr double kUnstableEnergy = 1.0;
 
 struct StepReport {
   StepStatus status = StepStatus::Converged;
@@ -170,10 +183,18 @@ class Integrator {
   const std::vector<double>& hook_values() const { return hook_values_; }
   // Index1RK4: the constraint solver's counts (null otherwise).
   const Index1Statistics* constraint_statistics() const;
+  // Index1RK4: ‖Φ(q₀)‖ and ‖G v₀‖ of the state start() was given (0 without links). The
+  // state is integrated as given: a violation at the start drifts (linearly without
+  // stabilisation, seed 000 eq. 34) or decays (Baumgarte, projections); the app warns.
+  double initial_phi() const { return initial_phi_; }
+  double initial_phi_dot() const { return initial_phi_dot_; }
   int constraint_count() const;
 
  private:
   void external(double t, Vector& out) const;
+  Energies energies_of(const State& s, double scale) const;
+  // The supplied energy after s: max(scale, |W_ext|, D).
+  static double supplied(double scale, const State& s);
   // R and, if S is not null, S at x = q_n + dq; ref: the size of R's terms.
   void residual(const Vector& dq, Vector& R, SparseMatrix* S, double& ref) const;
   bool solve(const SparseMatrix& S, const Vector& b, Vector& x, StepStatus& status);
@@ -184,6 +205,7 @@ class Integrator {
   IntegratorOptions options_;
   State state_;
   double E0_ = 0.0, scale_ = 0.0, t0_ = 0.0;
+  double initial_phi_ = 0.0, initial_phi_dot_ = 0.0;
   long steps_ = 0;
   bool unsymmetric_ = false;
   std::string message_;
@@ -192,6 +214,9 @@ class Integrator {
   std::vector<double> hook_values_;
   std::unique_ptr<Index1Integrator> index1_;
   StepReport index1_step();
+  // Takes n as the new state unless its energy error shows an instability (then false,
+  // with rep and message_ set).
+  bool accept(State& n, StepReport& rep);
   struct Solvers;
   std::unique_ptr<Solvers> solvers_;
 };

@@ -29,7 +29,7 @@ struct SimulationResult {
   StepStatus failed_status = StepStatus::Converged;  // with StepFailed
   std::string message;
   long steps = 0;                     // steps taken
-  double max_relative_error = 0.0;    // max |E_err| / scale over the run (Energies::relative)
+  double max_relative_error = 0.0;    // max over the run of |E_err|, over the energy supplied in the whole run (Energies::supplied at its end)
   int max_iterations = 0;
   double mean_iterations = 0.0;
   std::vector<EventRecord> events;

@@ -20,10 +20,13 @@ struct StatePoint {
   Vector phi;                                     // kind "limit" only: nonzero, finite
   std::optional<continuation::Scaling> scaling;   // kind "limit" only
 };
-StatePoint read_state_point(const std::filesystem::path& file, int unknowns, const std::string& key);
+// fingerprint: core::unknowns_fingerprint of the model; a state that carries another
+// is refused (a state written before states carried one is checked by its count).
+StatePoint read_state_point(const std::filesystem::path& file, int unknowns, const std::string& fingerprint,
+                            const std::string& key);
 
 // Reads a saved state and checks it against a model of `unknowns` unknowns.
 // Throws ConfigError naming the file and key "branches.from".
-analysis::SavedState read_state(const std::filesystem::path& file, int unknowns);
+analysis::SavedState read_state(const std::filesystem::path& file, int unknowns, const std::string& fingerprint);
 
 }  // namespace senda::input

@@ -66,7 +66,8 @@ class SimulationRecorder final : public dynamics::SimulationObserver {
 std::string simulation_summary_json(const SimulationInfo& info, const dynamics::Integrator& in,
                                     const dynamics::SimulationResult& r, double wall_time_s);
 // DIR/states/final.json: the state of the integrator. Throws OutputError.
-void write_dynamic_state(const std::filesystem::path& file, const std::string& problem, const dynamics::Integrator& in);
+void write_dynamic_state(const std::filesystem::path& file, const std::string& problem, const std::string& fingerprint,
+                         const dynamics::Integrator& in);
 // DIR/history.gp (u(t), E(t), phase portrait); returns what render_plot needs. Throws OutputError.
 PlotFiles write_history_plot(const std::filesystem::path& dir, const SimulationInfo& info,
                              const PlotOptions& options = {});
