@@ -110,8 +110,14 @@ class Path:
             raise KeyError(f"no tracked column {name!r} (columns: {', '.join(self.columns)})") from None
 
     def on_branch(self, branch: int) -> "Path":
-        """The points of one branch only."""
+        """The points of one branch only; ValueError for an id no point has (the
+        message lists the ids of the path)."""
+        if isinstance(branch, (bool, np.bool_)) or not isinstance(branch, numbers.Integral):
+            raise TypeError(f"on_branch: a branch id is an integer, found {branch!r}")
         m = self.branch == branch
+        if not m.any():
+            ids = ", ".join(str(b) for b in np.unique(self.branch)) or "none"
+            raise ValueError(f"on_branch: no point of the path is on branch {branch} (branches: {ids})")
         return Path(**{k: (v[m] if isinstance(v, np.ndarray) else v) for k, v in self.__dict__.items()})
 
 
@@ -249,7 +255,7 @@ class Result:
 
     @property
     def interrupted(self) -> bool:
-        """True when Ctrl-C (or a progress callback returning False) stopped the run."""
+        """True when Ctrl-C (or a progress callback returning a false value) stopped the run."""
         return self.termination == "interrupted"
 
     def critical(self, id: str) -> CriticalPoint:
@@ -281,13 +287,27 @@ def _result(d: dict) -> Result:
 # Models from .cfg files
 
 def _override_text(key: str, value: Any) -> list:
-    if isinstance(value, bool):
+    if isinstance(value, (bool, np.bool_)):
         return [f"{key}={'true' if value else 'false'}"]
     if isinstance(value, (list, tuple)):  # a repeatable key: one override per value
+        # A scalar key takes one value: a list would leave only its last (an unknown
+        # key is left to the reader, which names it).
+        if _core.repeatable(key) is False:
+            e = ConfigError(f"<command line>: key '{key}': a list of {len(value)} value(s) for a key that is not "
+                            f"repeatable (valid: one value)")
+            e.file, e.line, e.key = "<command line>", 0, key
+            raise e
         return [t for v in value for t in _override_text(key, v)]
     if isinstance(value, float):
         return [f"{key}={value!r}"]  # shortest text that reads back as the same double
     return [f"{key}={value}"]
+
+
+def _flag(value: Any, name: str) -> bool:
+    """A True/False argument: a bool (or numpy.bool_), nothing else ("no" is true in Python)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}: expected True or False, found {value!r}")
+    return bool(value)
 
 
 class Model:
@@ -324,18 +344,21 @@ class Model:
         progress   None, or a callable called with a dict after every converged point:
                    {"branch", "index", "lam", "tracked": {column: value},
                    "iterations", "residual", "step_length", "det_sign",
-                   "negative_pivots"}. Returning False stops the run (as Ctrl-C does);
-                   an exception it raises ends the run and is re-raised.
+                   "negative_pivots"}. Returning None (no return) or a true value goes
+                   on; returning a false value (False, numpy.False_, 0, "") stops the
+                   run (as Ctrl-C does); an exception it raises (its truth test
+                   included) ends the run and is re-raised.
         overwrite  with out: reuse an existing results directory (Senda's own files
                    in it are removed first), as ``--overwrite``; without it an existing
                    directory raises :class:`DirectoryRefused` before anything is computed.
         states     True: keep the whole state q of every point (``Result.path.q``).
+        overwrite and states must be bools (TypeError otherwise).
 
         Ctrl-C (KeyboardInterrupt) during the run stops it at the next step: the
         result (termination "interrupted") and the files keep what was computed.
         Raises OutputError when writing fails."""
-        return _result(self._core.run(None if out is None else os.fspath(out), bool(overwrite), progress,
-                                      bool(states)))
+        overwrite, states = _flag(overwrite, "overwrite"), _flag(states, "states")
+        return _result(self._core.run(None if out is None else os.fspath(out), overwrite, progress, states))
 
 
 def load(path: os.PathLike | str, overrides: Optional[Mapping[str, Any]] = None) -> Model:
@@ -515,10 +538,10 @@ def build(nodes: Any, *, trusses: Any = None, beams: Any = None, springs: Any = 
     lines.append(f"name = {name}")
     labels[len(lines)] = "name"
     text = "\n".join(lines) + "\n"
-    overrides = []
-    for k, v in (options or {}).items():
-        overrides += _override_text(str(k), v)
     try:
+        overrides = []
+        for k, v in (options or {}).items():
+            overrides += _override_text(str(k), v)
         core = _core.load_text(text, _BUILD_FILE, overrides)
     except ConfigError as e:
         raise _relocate(e, labels) from None
@@ -593,10 +616,13 @@ def trace(problem: Problem, options: Optional[AnalysisOptions | Mapping[str, Any
                (the fields and their defaults are those of analysis::AnalysisOptions,
                docs/api.md). A value out of range raises ValueError with the reason.
     progress   as in :meth:`Model.run`: called with a dict after every point;
-               returning False stops the run.
-    track      indices of unknowns whose values the path and the critical points keep
-               (columns "q<i>"); replaces options.track when given.
-    states     True: keep the whole state of every point (``Result.path.q``).
+               returning a false value (False, numpy.False_, 0) stops the run,
+               None or a true value goes on.
+    track      a sequence of integer indices of unknowns, each in [0, size), whose
+               values the path and the critical points keep (columns "q<i>");
+               replaces options.track when given. A string or a non-integer index
+               raises TypeError, an index out of range or given twice ValueError.
+    states     True: keep the whole state of every point (``Result.path.q``); a bool.
 
     Exceptions raised in the problem's methods or in progress end the run and are
     re-raised with their type and message; Ctrl-C (KeyboardInterrupt) returns the
@@ -607,8 +633,31 @@ def trace(problem: Problem, options: Optional[AnalysisOptions | Mapping[str, Any
         opts = AnalysisOptions()
         _set_options(opts, options or {})
     if track is not None:
-        opts.track = [int(i) for i in track]
+        opts.track = _track(track, problem)
+    states = _flag(states, "states")
     why = opts.validate()
     if why:
         raise ValueError(f"analysis options: {why}")
-    return _result(_core.run_problem(problem, opts, progress, bool(states)))
+    # The unknowns the options name (track, monitor_dof, control_dof) are checked
+    # against the problem's size by analysis::Analysis (ValueError).
+    return _result(_core.run_problem(problem, opts, progress, states))
+
+
+def _track(track: Any, problem: Any) -> list:
+    """trace()'s track argument as a list of unknown indices: integers (numpy's too)
+    in [0, size); a string is not a sequence of indices ("25" is not [2, 5])."""
+    if isinstance(track, (str, bytes)) or not hasattr(track, "__iter__"):
+        raise TypeError(f"track: expected a sequence of unknown indices (integers), found {track!r}")
+    size = getattr(problem, "size", None)
+    size = size() if callable(size) else size
+    out = []
+    for k, i in enumerate(track):
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, numbers.Integral):
+            raise TypeError(f"track[{k}]: an unknown index is an integer, found {i!r}")
+        i = int(i)
+        if isinstance(size, numbers.Integral) and not 0 <= i < size:
+            raise ValueError(f"track[{k}] = {i}: not an unknown of the problem (valid: [0, {size}), n = {size})")
+        if i in out:  # two columns of one name, as output.track refuses
+            raise ValueError(f"track[{k}] = {i}: given twice (valid: each unknown once)")
+        out.append(i)
+    return out

@@ -118,8 +118,14 @@ class PyObserver final : public analysis::Observer {
     info["det_sign"] = p.det_sign;
     info["negative_pivots"] = p.negative_pivots;
     try {
+      // None (no return) or a true value goes on; any false value stops here (False,
+      // numpy.False_, 0), as Python's own truth test says.
       const py::object answer = progress_(info);
-      if (py::isinstance<py::bool_>(answer) && !answer.cast<bool>()) stop_ = true;  // False: stop here
+      if (!answer.is_none()) {
+        const int truth = PyObject_IsTrue(answer.ptr());
+        if (truth < 0) throw py::error_already_set();  // no truth value (an array): the callback's error
+        if (truth == 0) stop_ = true;
+      }
     } catch (py::error_already_set& e) {
       if (!e.matches(PyExc_KeyboardInterrupt)) throw;
       stop_ = true;  // Ctrl-C inside the callback: the same as between steps
@@ -202,6 +208,11 @@ class PyProblem final : public senda::Problem {
     const py::object p = py::hasattr(obj_, "pattern") && !obj_.attr("pattern").is_none()
                              ? obj_.attr("pattern")()
                              : tangent_(to_array(Vector::Zero(n_)), 0.0);
+    if (p.is_none())
+      throw py::type_error(std::string(py::hasattr(obj_, "pattern") && !obj_.attr("pattern").is_none() ? "pattern()"
+                                                                                                      : "tangent()") +
+                           " returned None, expected an n x n array or scipy.sparse matrix, n = " + std::to_string(n_) +
+                           " (a missing return?)");
     set_pattern(p);
   }
 
@@ -223,11 +234,17 @@ class PyProblem final : public senda::Problem {
   void tangent(const Vector& q, double lambda, SparseMatrix& K) const override {
     py::gil_scoped_acquire gil;
     if (K.rows() != n_ || K.nonZeros() != pattern_.nonZeros() || !K.isCompressed()) K = pattern_;
-    fill(tangent_(to_array(q), lambda), K);
+    const py::object m = tangent_(to_array(q), lambda);
+    if (m.is_none()) throw py::type_error("tangent() returned None, expected an n x n array or scipy.sparse matrix, n = " +
+                                          std::to_string(n_) + " (a missing return?)");
+    fill(m, K);
   }
 
  private:
   void vector_from(const py::object& o, const char* what, Vector& out) const {
+    if (o.is_none())
+      throw py::type_error(std::string(what) + "() returned None, expected an array of " + std::to_string(n_) +
+                           " numbers (a missing return?)");
     const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(o);
     if (!a) throw py::type_error(std::string(what) + "() must return an array of numbers");
     if (a.size() != n_ || (a.ndim() != 1 && !(a.ndim() == 2 && (a.shape(0) == 1 || a.shape(1) == 1))))
@@ -743,6 +760,14 @@ PYBIND11_MODULE(_core, m) {
                              "a copy of the explorer options the file set")
       .def("run", &run_model, py::arg("out"), py::arg("overwrite"), py::arg("progress"), py::arg("states"));
   m.def("load", &load, py::arg("path"), py::arg("overrides"));
+  m.def(
+      "repeatable",
+      [](const std::string& key) -> std::optional<bool> {
+        const senda::input::OptionSpec* o = senda::input::find_option(key);
+        if (!o) return std::nullopt;
+        return o->repeatable;
+      },
+      py::arg("key"), "True for a repeatable .cfg key, False for a scalar one, None for an unknown key");
   m.def("load_text", &load_text, py::arg("text"), py::arg("file"), py::arg("overrides"));
   m.def("run_problem", &run_problem, py::arg("problem"), py::arg("options"), py::arg("progress"),
         py::arg("states"));

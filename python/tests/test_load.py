@@ -272,3 +272,38 @@ def test_neutral_path_reported_as_summary_json(tmp_path, run_trace):
         assert len(b.neutral) == 1 and b.neutral[0]["crossings"] >= 2, b.message
         assert b.neutral[0]["last_point"] == b.points - 1  # to the branch's last point
         assert abs(b.neutral[0]["lambda"] / r.critical_points[0].lam - 1) <= 1e-8
+
+
+def test_arguments_that_would_be_misread_are_refused(tmp_path):
+    # A list for a scalar key kept only its last value; "no" is a true string; an
+    # unknown branch id gave an empty path.
+    with pytest.raises(senda.ConfigError, match=r"<command line>: key 'stop.max_steps': a list of 2 value\(s\) for a key "
+                                                r"that is not repeatable"):
+        senda.load("problems/von-mises.cfg", overrides={"stop.max_steps": [5, 6]})
+    with pytest.raises(senda.ConfigError, match=r"options: key 'stop.max_steps': a list of 2 value"):
+        senda.build([(1, -1, 0), (2, 0, 0.5), (3, 1, 0)], trusses=[(1, 1, 2, 1.0), (2, 2, 3, 1.0)],
+                    fix=[(1, "all"), (3, "all"), (2, "ux")], loads=[(2, "uy", -1.0)],
+                    options={"stop.max_steps": (5, 6)})
+    # A repeatable key still takes a list (two dead loads, zero).
+    tb = senda.load("problems/three-bar.cfg", overrides={"model.dead_load": ["3 uy 0", "3 ux 0"]})
+    assert tb.unknowns == 2
+    m = senda.load("problems/von-mises.cfg", overrides={"stop.max_steps": 5})
+    for name in ("states", "overwrite"):
+        with pytest.raises(TypeError, match=f"{name}: expected True or False, found 'no'"):
+            m.run(**{name: "no"})
+    assert len(m.run(states=np.True_).path.q) == 6
+    path = m.run().path
+    assert len(path.on_branch(0)) == 6
+    with pytest.raises(ValueError, match=r"no point of the path is on branch 99 \(branches: 0\)"):
+        path.on_branch(99)
+    with pytest.raises(TypeError, match="a branch id is an integer"):
+        path.on_branch("0")
+
+
+def test_progress_false_values_stop_the_run():
+    # Any false value but None stops (numpy.False_, as a comparison of numpy values gives).
+    for answer in (np.False_, 0):
+        r = senda.load("problems/von-mises.cfg").run(progress=lambda p, a=answer: a if p["index"] == 2 else None)
+        assert r.interrupted and len(r.path) == 3
+    r = senda.load("problems/von-mises.cfg", overrides={"stop.max_steps": 5}).run(progress=lambda p: p["lam"] > -1)
+    assert r.termination == "max-steps"  # numpy.True_ goes on

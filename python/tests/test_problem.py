@@ -224,10 +224,11 @@ def test_keyboard_interrupt_in_a_callback_keeps_the_points():
                 raise KeyboardInterrupt
             return super().residual(u, lam)
 
-    r = senda.trace(CtrlC(20), BRATU_OPTIONS)
+    options = dict(BRATU_OPTIONS, **{"explorer.path.monitor_dof": 10})
+    r = senda.trace(CtrlC(20), options)
     assert r.termination == "interrupted" and "KeyboardInterrupt" in r.message
     assert len(r.path) >= 2 and r.path.lam[0] == 0.0
-    full = senda.trace(Bratu(20), BRATU_OPTIONS)
+    full = senda.trace(Bratu(20), options)
     assert list(r.path.lam) == list(full.path.lam[: len(r.path)])
 
 
@@ -241,3 +242,78 @@ def test_options_are_checked():
     r = senda.trace(VonMises(0.5), o, track=[0])
     assert r.termination == "max-steps" and len(r.path) == 6
     assert o.track == []  # the caller's options are not changed by track=
+
+
+def test_unknowns_named_by_the_options_are_the_problems():
+    # track, monitor_dof and control_dof name unknowns: one outside [0, n) is refused
+    # (it gave a column of zeros, or read past q), and so is a track that is not a
+    # sequence of integers ("25" is not [2, 5], 1.5 is not 1).
+    p = Bratu(50)
+    opts = dict(BRATU_OPTIONS, **{"explorer.path.monitor_dof": 25})
+    for track in ([50], [-1], [1000000], [3, 50]):
+        with pytest.raises(ValueError, match=r"track\[\d\] = -?\d+: not an unknown of the problem \(valid: \[0, 50\)"):
+            senda.trace(p, opts, track=track)
+    for track in ("25", b"25", 25):
+        with pytest.raises(TypeError, match="track: expected a sequence of unknown indices"):
+            senda.trace(p, opts, track=track)
+    for track in ([1.5], [True], [np.float64(2.0)]):
+        with pytest.raises(TypeError, match=r"track\[0\]: an unknown index is an integer"):
+            senda.trace(p, opts, track=track)
+    assert senda.trace(p, dict(opts, **{"explorer.path.max_steps": 3}),
+                       track=np.array([0, 49])).path.columns == ["q0", "q49"]
+    with pytest.raises(ValueError, match=r"track\[1\] = 3: given twice"):
+        senda.trace(p, opts, track=[3, 3])
+    # The same through the options (AnalysisOptions.track): the library's check.
+    o = senda.AnalysisOptions()
+    o.track = [50]
+    with pytest.raises(ValueError, match=r"analysis options: track\[0\] = 50: not an unknown of the problem"):
+        senda.trace(p, o)
+    for dof in (50, 500, -2):
+        with pytest.raises(ValueError, match=r"explorer.path.monitor_dof"):
+            senda.trace(p, dict(BRATU_OPTIONS, **{"explorer.path.monitor_dof": dof}))
+    # -1 is "no monitor": then a finite bound would bound nothing.
+    with pytest.raises(ValueError, match=r"explorer.path.max_displacement = 2 bounds no unknown"):
+        senda.trace(p, dict(BRATU_OPTIONS, **{"explorer.path.monitor_dof": -1}))
+    with pytest.raises(ValueError, match=r"explorer.path.control_dof = 50: not an unknown of the problem"):
+        senda.trace(p, {"explorer.path.constraint": senda.Constraint.DISPLACEMENT_CONTROL,
+                        "explorer.path.control_dof": 50})
+    for bound in (float("nan"), 0.0, -1.0):
+        with pytest.raises(ValueError, match=r"explorer.path.max_displacement must be > 0"):
+            senda.trace(p, dict(BRATU_OPTIONS, **{"explorer.path.monitor_dof": 25,
+                                                  "explorer.path.max_displacement": bound}))
+
+
+def test_a_callback_returning_none_is_named():
+    class NoReturn(Bratu):
+        def residual(self, u, lam):
+            super().residual(u, lam)  # the return forgotten
+
+    with pytest.raises(TypeError, match=r"residual\(\) returned None, expected an array of 10 numbers"):
+        senda.trace(NoReturn(10))
+
+    class NoTangent(Bratu):
+        def tangent(self, u, lam):
+            return None
+
+    with pytest.raises(TypeError, match=r"tangent\(\) returned None"):
+        senda.trace(NoTangent(10))
+
+
+def test_progress_stops_on_any_false_value():
+    # None or a true value goes on; False, numpy.False_, 0 stop the run (docs/python.md).
+    opts = dict(BRATU_OPTIONS, **{"explorer.path.monitor_dof": 5})
+    for answer in (False, np.False_, 0, 0.0):
+        r = senda.trace(Bratu(10), opts, progress=lambda p, a=answer: a if p["index"] == 3 else None)
+        assert r.termination == "interrupted", answer
+        assert len(r.path) == 4
+    for answer in (None, True, np.True_, 1):
+        r = senda.trace(Bratu(10), dict(opts, **{"explorer.path.max_steps": 6}), progress=lambda p, a=answer: a)
+        assert r.termination == "max-steps", answer
+
+    def ambiguous(p):
+        return np.array([True, False])  # no truth value: the callback's error
+
+    with pytest.raises(ValueError, match="truth value"):
+        senda.trace(Bratu(10), opts, progress=ambiguous)
+    with pytest.raises(TypeError, match="states: expected True or False, found 'no'"):
+        senda.trace(Bratu(10), opts, states="no")

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -255,6 +256,42 @@ TEST_CASE("analysis: the primary path from a located limit point leaves along it
   CHECK(r.termination == continuation::Termination::Diverged);
   CHECK_THAT(r.message, Catch::Contains("the limit point is not an equilibrium of this model: residual"));
   CHECK(ev.points.empty());
+}
+
+TEST_CASE("analysis: the unknowns the options name must be the problem's", "[analysis][errors]") {
+  // problems/von-mises.cfg has one unknown (the apex uy). An index past q gave a
+  // tracked column of zeros (track) or a read past the state (monitor_dof).
+  const input::Spec spec = input::load(kSource + "/problems/von-mises.cfg");
+  REQUIRE(spec.model->size() == 1);
+  auto error = [&](const std::function<void(analysis::AnalysisOptions&)>& edit) -> std::string {
+    analysis::AnalysisOptions o = spec.analysis;
+    edit(o);
+    try {
+      analysis::Analysis a(*spec.model, o);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(error([](analysis::AnalysisOptions&) {}).empty());
+  CHECK(error([](analysis::AnalysisOptions& o) { o.track = {0, 1}; }) ==
+        "analysis options: track[1] = 1: not an unknown of the problem (valid: [0, 1), n = 1)");
+  CHECK_THAT(error([](analysis::AnalysisOptions& o) { o.track = {-1}; }), Catch::Contains("track[0] = -1"));
+  CHECK(error([](analysis::AnalysisOptions& o) { o.explorer.path.monitor_dof = 500; }) ==
+        "analysis options: explorer.path.monitor_dof = 500: not an unknown of the problem (valid: [0, 1), or -1 for none)");
+  CHECK(error([](analysis::AnalysisOptions& o) { o.explorer.path.monitor_dof = -1; }) ==
+        "analysis options: explorer.path.max_displacement = 1.1 bounds no unknown: explorer.path.monitor_dof is -1 "
+        "(valid: an unknown in [0, 1) with a finite bound)");
+  CHECK(error([](analysis::AnalysisOptions& o) {
+          o.explorer.path.monitor_dof = -1;
+          o.explorer.path.max_displacement = std::numeric_limits<double>::infinity();
+        }).empty());
+  CHECK(error([](analysis::AnalysisOptions& o) { o.explorer.path.max_displacement = std::nan(""); }) ==
+        "analysis options: explorer.path.max_displacement must be > 0 (infinity: no bound)");
+  CHECK(error([](analysis::AnalysisOptions& o) {
+          o.explorer.path.constraint = continuation::ConstraintKind::DisplacementControl;
+          o.explorer.path.control_dof = 1;
+        }) == "analysis options: explorer.path.control_dof = 1: not an unknown of the problem (valid: [0, 1))");
 }
 
 TEST_CASE("analysis: a mechanism is bad input, found before anything is written", "[analysis][trace][errors]") {

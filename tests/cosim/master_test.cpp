@@ -130,7 +130,7 @@ TEST_CASE("cosim input: seed002-fd.cfg builds the seed's units as made in code",
   }
 }
 
-TEST_CASE("cosim input: what a [cosim] file may not say, beyond the corpus (tests/bad-input/250-269)", "[cosim][input]") {
+TEST_CASE("cosim input: what a [cosim] file may not say, beyond the corpus (tests/bad-input/250-269, 490)", "[cosim][input]") {
   auto error = [](const std::string& text) -> std::string {
     try {
       senda::input::build_cosim(senda::input::Config::parse(text, "c.cfg"));
@@ -154,4 +154,13 @@ TEST_CASE("cosim input: what a [cosim] file may not say, beyond the corpus (test
   CHECK(error(head) == "c.cfg: key 'cosim.unit': no units: a co-simulation needs at least one (valid: unit = NAME TYPE ...)");
   CHECK(error(head + "unit = ss1 oscillator mass=-1\n") ==
         "c.cfg:4: key 'cosim.unit': unit 'ss1': field 'mass' = -1 is out of range (valid: (0, inf))");
+  // A structure file that cannot be read is the unit's error (it named the
+  // structure file alone); an error inside one names that file's line.
+  const std::string dir = std::string(SENDA_SOURCE_DIR) + "/problems/cosim/";
+  CHECK(error(head + "unit = t structure file=" + dir + "nope.cfg node=3 comp=uy mass=1\n") ==
+        "c.cfg:4: key 'cosim.unit': unit 't': field 'file' = '" + dir + "nope.cfg': " + dir +
+            "nope.cfg: no such file (valid: a .cfg of the structure)");
+  CHECK(error(head + "unit = t structure file=" + dir + " node=3 comp=uy mass=1\n").find(
+            "c.cfg:4: key 'cosim.unit': unit 't': field 'file' = '" + dir + "': " + dir +
+            ": is a directory") == 0);
 }

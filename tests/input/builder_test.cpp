@@ -102,6 +102,23 @@ TEST_CASE("builder: inconsistent models name the line", "[input][builder][errors
     const std::string text = "[model]\nnode = 1 0 0\nnode = 2 1 0\ntruss = 1 1 2 1\nfix = 1 all\n";
     CHECK_THAT(error_of(text), Catch::Contains("b.cfg: key 'model.load': no load: give at least one 'load = NODE COMP VALUE'"));
   }
+  SECTION("a fixed component the node does not have") {
+    // A truss node has ux uy: 'fix = 2 rz' (a typo for ux) would hold nothing.
+    CHECK_THAT(error_of(std::string(kBase) + "fix = 2 rz\n"),
+               Catch::Contains("b.cfg:10: key 'model.fix': node 2 rz is not a degree of freedom of any element: the "
+                               "support would hold nothing (valid: a component of the node: ux uy)"));
+    // A beam gives its nodes rz: the same key is a support there, and a truss-only
+    // node of a mixed model is still refused.
+    const std::string frame = "[model]\nnode = 1 0 0\nnode = 2 1 0\nnode = 3 2 0\nbeam = 1 1 2 1 1 1\n"
+                              "truss = 2 2 3 1\nfix = 1 ux uy rz\nfix = 3 all\nload = 2 uy -1\n";
+    CHECK(error_of(frame).empty());
+    CHECK(error_of(frame + "fix = 2 rz\n").empty());
+    CHECK_THAT(error_of(frame + "fix = 3 rz\n"),
+               Catch::Contains("b.cfg:10: key 'model.fix': node 3 rz is not a degree of freedom of any element"));
+    // 'all' names the translations and fixes those the node has: a node held only by
+    // a rotational spring has none, and 'all' is no error there.
+    CHECK(error_of(frame + "node = 4 5 5\nspring = 3 4 ground rz 1\nfix = 4 all\n").empty());
+  }
   SECTION("Z missing in 3D") {
     CHECK_THAT(error_of("[model]\ndim = 3\nnode = 1 0 0\n"), Catch::Contains("b.cfg:3: key 'model.node': Z is required in a 3D model"));
   }

@@ -2,7 +2,7 @@
 // on files written by the gmsh program (4.8.4) from the committed .geo scripts in
 // tests/input/mesh/: the same model read from the ASCII and the binary file, and the
 // same model as the hand-written .cfg of the catalogue (von Mises truss, star dome).
-// Bad meshes are in the bad-input corpus (tests/bad-input/27x-28x, tests/cli/bad_input.sh).
+// Bad meshes are in the bad-input corpus (tests/bad-input/270-291, tests/cli/bad_input.sh).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -207,6 +207,26 @@ TEST_CASE("mesh: parametric coordinates, skipped sections and refused structure"
              Catch::Contains("duplicate nodes: nodes 1 and 2 are at the same position (0.5, 0, 0)"));
   CHECK_THAT(error("tag.msh", two + "$Nodes\n1 1 1 1\n0 1 0 1\n0\n0 0 0\n$EndNodes\n"),
              Catch::Contains("($Nodes): node tag 0 is outside [1, 2147483647]"));
+
+  // With $Entities, every block of $Nodes and $Elements must be of an entity it
+  // declares (dimension and tag): a block of another would belong to no group.
+  // Two points (1, 2) and the curve 1 between them.
+  const std::string entities = "$Entities\n2 1 0 0\n1 0 0 0 0\n2 1 0 0 0\n1 0 0 0 1 0 0 0 2 1 -2\n$EndEntities\n";
+  const std::string nodes = "$Nodes\n1 2 1 2\n1 1 0 2\n1\n2\n0 0 0\n1 0 0\n$EndNodes\n";
+  const std::string elements = "$Elements\n1 1 1 1\n1 1 1 1\n1 1 2\n$EndElements\n";
+  CHECK(read("declared.msh", two + entities + nodes + elements).elements.size() == 1);
+  CHECK_THAT(error("element-entity.msh", two + entities + nodes + "$Elements\n1 1 1 1\n1 99 1 1\n1 1 2\n$EndElements\n"),
+             Catch::Contains("element-entity.msh: line 20 ($Elements): entity 99 of dimension 1 is not in $Entities"));
+  // The tag of a point, in a block of dimension 1.
+  CHECK_THAT(error("element-dim.msh", two + entities + nodes + "$Elements\n1 1 1 1\n1 2 1 1\n1 1 2\n$EndElements\n"),
+             Catch::Contains("line 20 ($Elements): entity 2 of dimension 1 is not in $Entities"));
+  CHECK_THAT(error("node-entity.msh",
+                   two + entities + "$Nodes\n1 2 1 2\n1 7 0 2\n1\n2\n0 0 0\n1 0 0\n$EndNodes\n" + elements),
+             Catch::Contains("node-entity.msh: line 12 ($Nodes): entity 7 of dimension 1 is not in $Entities"));
+  // Binary: the byte of the block header (tests/bad-input/291: the same edit in two-bar-binary.msh).
+  const std::string bin = std::string(SENDA_SOURCE_DIR) + "/tests/bad-input/mesh/binary-undeclared-entity.msh";
+  CHECK_THROWS_WITH(input::read_msh(bin), Catch::Contains("binary-undeclared-entity.msh: byte 884 ($Elements): entity 99 "
+                                                          "of dimension 1 is not in $Entities"));
 }
 
 TEST_CASE("mesh: 3D beams from a mesh: the plane arch in 3D has the 2D limit load", "[input][mesh]") {

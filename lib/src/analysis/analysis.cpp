@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 #include "senda/core/number.hpp"
@@ -18,11 +19,39 @@ const CriticalRecord* TraceResult::find(std::string_view id) const {
   return nullptr;
 }
 
+namespace {
+// The options, checked before the path follower is made from them: their ranges
+// (AnalysisOptions::validate) and the unknowns they name, which must be the
+// problem's (an index out of range would be read past q, or give a column of zeros).
+AnalysisOptions checked(const core::Problem& problem, AnalysisOptions o) {
+  if (const std::string why = o.validate(); !why.empty()) throw std::invalid_argument("analysis options: " + why);
+  const int n = problem.size();
+  const std::string range = "[0, " + std::to_string(n) + ")";
+  for (std::size_t k = 0; k < o.track.size(); ++k)
+    if (o.track[k] < 0 || o.track[k] >= n)
+      throw std::invalid_argument("analysis options: track[" + std::to_string(k) + "] = " + std::to_string(o.track[k]) +
+                                  ": not an unknown of the problem (valid: " + range + ", n = " + std::to_string(n) +
+                                  ")");
+  const continuation::Options& p = o.explorer.path;
+  if (p.monitor_dof < -1 || p.monitor_dof >= n)
+    throw std::invalid_argument("analysis options: explorer.path.monitor_dof = " + std::to_string(p.monitor_dof) +
+                                ": not an unknown of the problem (valid: " + range + ", or -1 for none)");
+  // A bound on no unknown would be ignored without a word.
+  if (p.monitor_dof == -1 && !std::isinf(p.max_displacement))
+    throw std::invalid_argument("analysis options: explorer.path.max_displacement = " +
+                                core::format_number(p.max_displacement) +
+                                " bounds no unknown: explorer.path.monitor_dof is -1 (valid: an unknown in " + range +
+                                " with a finite bound)");
+  if (p.constraint == continuation::ConstraintKind::DisplacementControl && p.control_dof >= n)
+    throw std::invalid_argument("analysis options: explorer.path.control_dof = " + std::to_string(p.control_dof) +
+                                ": not an unknown of the problem (valid: " + range + ")");
+  return o;
+}
+}  // namespace
+
 Analysis::Analysis(const core::Problem& problem, AnalysisOptions options, std::vector<DesignParameter> design)
-    : problem_(problem), options_(std::move(options)), design_(std::move(design)),
+    : problem_(problem), options_(checked(problem, std::move(options))), design_(std::move(design)),
       follower_(problem, options_.explorer.path) {
-  if (const std::string why = options_.validate(); !why.empty())
-    throw std::invalid_argument("analysis options: " + why);
   if (options_.start && options_.start->q.size() != problem_.size())
     throw std::invalid_argument("analysis options: start: the state has " + std::to_string(options_.start->q.size()) +
                                 " unknowns, the problem " + std::to_string(problem_.size()));

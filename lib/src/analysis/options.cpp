@@ -43,6 +43,8 @@ std::string validate(const continuation::Options& o) {
            need(o.lambda_min < o.lambda_max, "path.lambda_min", "below path.lambda_max"),
            need(o.direction == 1 || o.direction == -1, "path.direction", "+1 or -1"),
            need(std::isfinite(o.psi) && o.psi >= 0.0, "path.psi", ">= 0 and finite"),
+           need(o.max_displacement > 0.0, "path.max_displacement", "> 0 (infinity: no bound)"),
+           need(o.monitor_dof >= -1, "path.monitor_dof", "an unknown (>= 0), or -1 for none"),
            need(o.constraint != continuation::ConstraintKind::DisplacementControl || o.control_dof >= 0,
                 "path.control_dof", "an unknown (>= 0) with displacement control"),
        })

@@ -128,6 +128,13 @@ class Builder {
     return s;
   }
   int free_equation(const Fields& f, int node, Component comp, const char* purpose) const;
+  // The components some element gives node (an index), e.g. "ux uy".
+  std::string node_components(int node) const {
+    std::string s;
+    for (int c = 0; c < model::kComponents; ++c)
+      if (used_.count({node, c})) s += std::string(s.empty() ? "" : " ") + model::to_string(static_cast<Component>(c));
+    return s.empty() ? "none" : s;
+  }
   // The rotation components of a node: rz (2D), rx ry rz (3D).
   std::vector<Component> rotations() const {
     if (dim_ == 3) return {Component::Rx, Component::Ry, Component::Rz};
@@ -1127,10 +1134,21 @@ void Builder::read_supports_and_loads() {
         }
         continue;
       }
+      const bool all = f[i] == "all";
       const std::vector<Component> comps = component_or_all(f, i, "");
       for (const NodeInfo* n : at)
         for (Component c : comps) {
           check_rotation(f, n->index, c, "the support would hold nothing");
+          // A component no element has would be fixed to no effect, and a typo
+          // (rz for ux) would leave the intended one free. 'all' names every
+          // translation, so it fixes those the node has.
+          if (!used_.count({n->index, static_cast<int>(c)})) {
+            if (all) continue;
+            f.fail("node " + std::to_string(model_->node_id(n->index)) + " " + model::to_string(c) +
+                       (is_group(f[0]) ? " (of " + f[0] + ")" : "") +
+                       " is not a degree of freedom of any element: the support would hold nothing",
+                   "a component of the node: " + node_components(n->index));
+          }
           if (const auto it = penalty_held_.find({n->index, static_cast<int>(c)}); it != penalty_held_.end())
             f.fail("node " + std::to_string(model_->node_id(n->index)) + " " + model::to_string(c) + " is held by the " + it->second->key +
                        " at line " + std::to_string(it->second->line) +

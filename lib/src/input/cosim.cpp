@@ -196,7 +196,16 @@ class CosimBuilder {
       if (!file) f.fail("field 'file' is required", "a .cfg of the structure");
       fs::path path = *file;
       if (path.is_relative() && e.file != kCommandLine) path = fs::path(e.file).parent_path() / path;
-      const Spec structure = load(path);
+      // The structure file's own errors name its line and key; one that cannot be
+      // read at all (missing, a directory, empty) is this field's error.
+      const Spec structure = [&] {
+        try {
+          return load(path);
+        } catch (const ConfigError& ex) {
+          if (ex.file() != path.string() || ex.line() != 0 || !ex.key().empty()) throw;
+          f.fail(fmt::format("field 'file' = '{}': {}: {}", *file, path.string(), ex.message()), "a .cfg of the structure");
+        }
+      }();
       const auto node_label = f.text("node");
       if (!node_label) f.fail("field 'node' is required", "a node id of " + path.string());
       const long label = parse_integer(e, *node_label, what + ": field 'node'");

@@ -159,6 +159,13 @@ class Reader {
 
   void set_section(std::string s) { section_ = std::move(s); }
   void set_binary_data(bool b) { binary_data_ = b; }
+  bool binary_data() const { return binary_data_; }
+  // Where the next item of the data starts: past the white space in ASCII.
+  std::size_t item_pos() {
+    if (!binary_data_) skip_space();
+    return pos_;
+  }
+  const std::string& section() const { return section_; }
   std::size_t pos() const { return pos_; }
 
  private:
@@ -219,6 +226,9 @@ class MshParser {
   };
   Blocks begin_blocks(const char* section, bool& seen, const char* items);
   long long block_dim();  // the entityDim of a block, in [0, 3]
+  // The entity of a block of $Nodes or $Elements, checked against $Entities once the
+  // whole file is read (a block whose entity is not declared would belong to no group).
+  void block_entity(long long dim, long long tag, std::size_t at);
   // The data of a section starts on the line after its name; binary data right there.
   void begin_data() {
     if (!m_.binary) return;
@@ -228,7 +238,14 @@ class MshParser {
 
   Reader r_;
   Mesh m_;
-  bool seen_nodes_ = false, seen_elements_ = false;
+  bool seen_nodes_ = false, seen_elements_ = false, seen_entities_ = false;
+  struct BlockEntity {
+    long long dim, tag;
+    std::size_t at;  // the block header's byte
+    std::string section;
+    bool binary;
+  };
+  std::vector<BlockEntity> block_entities_;
 };
 
 void MshParser::format() {
@@ -268,6 +285,8 @@ void MshParser::physical_names() {
 
 void MshParser::entities() {
   r_.set_section("$Entities");
+  if (seen_entities_) r_.fail("a second $Entities section");
+  seen_entities_ = true;
   begin_data();
   long long counts[4];
   for (long long& c : counts) c = r_.count("number of entities", 8);
@@ -305,11 +324,16 @@ long long MshParser::block_dim() {
   return dim;
 }
 
+void MshParser::block_entity(long long dim, long long tag, std::size_t at) {
+  block_entities_.push_back({dim, tag, at, r_.section(), r_.binary_data()});
+}
+
 void MshParser::nodes() {
   const auto [blocks, total] = begin_blocks("$Nodes", seen_nodes_, "numNodes");
   for (long long b = 0; b < blocks; ++b) {
+    const std::size_t at = r_.item_pos();
     const long long dim = block_dim();
-    r_.integer("entityTag", 4);
+    block_entity(dim, r_.integer("entityTag", 4), at);
     const long long parametric = r_.integer("parametric", 4);
     if (parametric != 0 && parametric != 1) r_.fail("parametric " + std::to_string(parametric) + " (0 or 1)");
     const long long n = r_.count("numNodesInBlock", 8);
@@ -337,8 +361,10 @@ void MshParser::nodes() {
 void MshParser::elements() {
   const auto [blocks, total] = begin_blocks("$Elements", seen_elements_, "numElements");
   for (long long b = 0; b < blocks; ++b) {
+    const std::size_t at = r_.item_pos();
     const long long dim = block_dim();
     const long long entity = r_.integer("entityTag", 4);
+    block_entity(dim, entity, at);
     const long long type = r_.integer("elementType", 4);
     const std::string block = fmt::format("the block of entity {} of dimension {}", entity, dim);
     if (type != 1 && type != 15)
@@ -368,6 +394,17 @@ void MshParser::check() {
   const std::string& f = m_.file;
   if (!seen_nodes_) throw MeshError(f + ": no $Nodes section");
   if (!seen_elements_) throw MeshError(f + ": no $Elements section");
+  // Groups reach elements through the entities of $Entities: a block of an entity
+  // not declared there would belong to no group and be dropped without a word (a
+  // corrupt or hand-edited file). A file without $Entities has no groups at all, which
+  // the builder reports when a key names one.
+  if (seen_entities_)
+    for (const BlockEntity& b : block_entities_)
+      if (b.tag < 1 || b.tag > kMaxTag || !m_.entity_groups.count({static_cast<int>(b.dim), static_cast<int>(b.tag)})) {
+        r_.set_section(b.section);
+        r_.set_binary_data(b.binary);
+        r_.fail_at(b.at, fmt::format("entity {} of dimension {} is not in $Entities", b.tag, b.dim));
+      }
   for (std::size_t i = 0; i < m_.nodes.size(); ++i)
     if (!m_.node_by_tag.emplace(m_.nodes[i].tag, static_cast<int>(i)).second)
       throw MeshError(fmt::format("{}: node {} is defined twice in $Nodes", f, m_.nodes[i].tag));

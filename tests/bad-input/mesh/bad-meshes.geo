@@ -1,4 +1,4 @@
-// Meshes of the bad-input corpus written by gmsh itself (tests/bad-input/27x-28x):
+// Meshes of the bad-input corpus written by gmsh itself (tests/bad-input/270-291):
 //   gmsh -2 bad-meshes.geo -setnumber case 1 -format msh41 -o triangle.msh      (a surface: triangles)
 //   gmsh -1 bad-meshes.geo -setnumber case 2 -format msh41 -o duplicate-apex.msh (two points at the apex)
 //   gmsh -1 bad-meshes.geo -setnumber case 2 -format msh22 -o version-2.msh      (MSH 2.2)

@@ -35,7 +35,9 @@ struct DesignParameter {
 class Analysis {
  public:
   // The problem must outlive the analysis. Throws std::invalid_argument when
-  // options.validate() gives a reason, or a design parameter has no family.
+  // options.validate() gives a reason, an unknown the options name (track,
+  // explorer.path.monitor_dof, control_dof) is not in [0, problem.size()), or a
+  // design parameter has no family.
   Analysis(const core::Problem& problem, AnalysisOptions options, std::vector<DesignParameter> design = {});
 
   // Equilibrium at λ = 0 (at the λ of options.start, from its q) and the first
