@@ -4,7 +4,7 @@
 # usage: path_following.sh TRACE SOURCE_DIR WORK_DIR [CASE]
 #   CASE: control-refused, runaway, monotone-control, control-turning-point,
 #         no-return, no-jump, close-points, outside-bracket, unlocated-null,
-#         stiff-shear, cancelling-pair (all when omitted)
+#         stiff-shear, cancelling-pair, few-steps (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -285,6 +285,23 @@ if want $case; then
   awk '/^      "newton_iterations":/ { gsub(/,/, "", $2); if ($2 + 0 > 6) { print "iterations " $2; bad = 1 } } END { exit bad }' "$work/$case/summary.json" ||
     die "more than 6 Newton iterations"
   ! grep '^      "message":' "$work/$case/summary.json" | grep -q '(after.*(after\|failed:.*failed:' || die "a nested message"
+  ok
+fi
+case=few-steps
+if want $case; then
+  # The default first step steps over both limit points of the shallow truss: the run
+  # ends in 2 steps and says that such steps cannot see a snap-through; a twentieth of
+  # the critical load as first step finds both limit points, and no such note.
+  run $case "$cfg/von-mises-shallow.cfg"
+  [ $rc -eq 0 ] || die "exit $rc: $(message $case)"
+  message $case | grep -q 'in only 2 steps: a snap-through whose two limit points' || die "no few-steps note: $(message $case)"
+  run $case-short "$cfg/von-mises-shallow.cfg" continuation.initial_step=1.5e-4
+  [ $rc -eq 0 ] || die "short steps: exit $rc"
+  for want_lp in 0.0029033 -0.0029033; do
+    awk -v w=$want_lp '/"kind": "limit"/ { k = 1 } k && /"lambda":/ { gsub(/[^0-9.eE+-]/, "", $2); x = $2 + 0; if (x > w - 1e-7 && x < w + 1e-7) found = 1; k = 0 } END { exit !found }' "$work/$case-short/summary.json" ||
+      die "short steps: no limit point at $want_lp"
+  done
+  ! message $case-short | grep -q 'in only' || die "short steps: a few-steps note"
   ok
 fi
 exit $fail

@@ -130,6 +130,16 @@ void PathFollower::finish(Termination t, std::string why) {
   if (termination_ == Termination::Running) {
     termination_ = t;
     message_ = std::move(why);
+    // A path from a loaded state (start(), not a branch) that reached its end in a few
+    // steps says what such steps cannot see: the
+    // shallow von Mises truss (h/L = 0.2, EA = 1) at the default initial_step went from
+    // rest to its inverted state in one step, 17 times its critical load, and reported
+    // "completed" with no crossing.
+    if (t == Termination::Completed && started_by_load_ && current_.index >= 1 && current_.index < kFewSteps)
+      message_ += "; in only " + std::to_string(current_.index) + " step" + (current_.index == 1 ? "" : "s") +
+                  ": a snap-through whose two limit points both fall inside one step changes neither det K nor "
+                  "the inertia and is not seen, so shorter steps (continuation.initial_step, max_step_ratio) are "
+                  "the check that none was stepped over";
   }
 }
 
@@ -442,6 +452,7 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
                "increment it resolves is " + format_number(resolvable_load_));
     return false;
   }
+  started_by_load_ = true;
   ds0_ = std::abs(options_.initial_load_increment) * unit_load_length_;
   ds_ = ds0_;
   ds_min_ = options_.min_step_ratio * ds0_;
@@ -524,6 +535,7 @@ bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& t
   ds_min_ = options_.min_step_ratio * ds0_;
   ds_max_ = options_.max_step_ratio * ds0_;
   first_step_constraint_ = make_constraint(ConstraintKind::PseudoArclength);
+  started_by_load_ = false;
   skip_crossing_ = true;
   has_secant_ = false;
   // Displacement control on a branch: σ is the sign of the controlled dof's change in

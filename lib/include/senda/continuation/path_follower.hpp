@@ -137,6 +137,10 @@ inline constexpr double kChordContraction = 0.1;
 // ‖ |K| |q| ‖ (entrywise absolute values): a force scale of the terms of K q (eq. 2.9).
 double abs_product_norm(const SparseMatrix& K, const Vector& q);
 
+// A path from a loaded state (start()) that completes in fewer steps than this says,
+// in its message, that a snap-through inside one step would not have been seen.
+constexpr int kFewSteps = 5;
+
 class PathFollower {
  public:
   PathFollower(const Problem& problem, const Options& options);
@@ -285,6 +289,7 @@ class PathFollower {
   Vector new_secant_q_;                     // secant of the step being tried
   double secant_l_ = 0.0;
   bool has_secant_ = false;                 // secant_q_ holds the last step of this path
+  bool started_by_load_ = false;            // start(): a path from a loaded state, not a branch
   int control_sign_ = 0;                    // displacement control: σ of eq. (2.5), fixed at the start
   double control_share0_ = 0.0;             // |w_j t_q,j| at the start
   StepFrame frame_;
