@@ -84,6 +84,8 @@ class Path:
                      bifurcation point: empty in path.csv)
     bordered_sign    sign of the bordered determinant (docs/theory.md eq. 3.2)
     q                (points, n) array of the whole states, or None (``run(states=False)``)
+    branch_ids       the ids of the run's branches, those with no point too (a branch whose
+                     first step failed)
     """
 
     branch: np.ndarray
@@ -98,6 +100,7 @@ class Path:
     negative_pivots: np.ndarray
     bordered_sign: np.ndarray
     q: Optional[np.ndarray]
+    branch_ids: tuple = ()
 
     def __len__(self) -> int:
         return len(self.lam)
@@ -110,14 +113,15 @@ class Path:
             raise KeyError(f"no tracked column {name!r} (columns: {', '.join(self.columns)})") from None
 
     def on_branch(self, branch: int) -> "Path":
-        """The points of one branch only; ValueError for an id no point has (the
-        message lists the ids of the path)."""
+        """The points of one branch only (empty for a branch of the run with no point);
+        ValueError for an id that is no branch of the run (the message lists them)."""
         if isinstance(branch, (bool, np.bool_)) or not isinstance(branch, numbers.Integral):
             raise TypeError(f"on_branch: a branch id is an integer, found {branch!r}")
         m = self.branch == branch
-        if not m.any():
-            ids = ", ".join(str(b) for b in np.unique(self.branch)) or "none"
-            raise ValueError(f"on_branch: no point of the path is on branch {branch} (branches: {ids})")
+        if not m.any() and branch not in self.branch_ids:
+            known = sorted(set(self.branch_ids) | set(int(b) for b in np.unique(self.branch)))
+            ids = ", ".join(str(b) for b in known) or "none"
+            raise ValueError(f"on_branch: {branch} is no branch of this run (branches: {ids})")
         return Path(**{k: (v[m] if isinstance(v, np.ndarray) else v) for k, v in self.__dict__.items()})
 
 
@@ -276,7 +280,7 @@ class Result:
 
 def _result(d: dict) -> Result:
     d = dict(d)
-    d["path"] = Path(**d["path"])
+    d["path"] = Path(**d["path"], branch_ids=tuple(b["id"] for b in d["branches"]))
     d["critical_points"] = [CriticalPoint(**c) for c in d["critical_points"]]
     d["branches"] = [Branch(**b) for b in d["branches"]]
     d["curves"] = [Curve(**c) for c in d["curves"]]

@@ -294,8 +294,12 @@ def test_arguments_that_would_be_misread_are_refused(tmp_path):
     assert len(m.run(states=np.True_).path.q) == 6
     path = m.run().path
     assert len(path.on_branch(0)) == 6
-    with pytest.raises(ValueError, match=r"no point of the path is on branch 99 \(branches: 0\)"):
+    with pytest.raises(ValueError, match=r"99 is no branch of this run \(branches: 0\)"):
         path.on_branch(99)
+    # A branch of the run with no point (the primary path whose first step was refused)
+    # is an empty path, not an error: on_branch over r.branches works on every run.
+    failed = senda.load("problems/von-mises.cfg", overrides={"continuation.initial_step": 1e-200}).run()
+    assert [len(failed.path.on_branch(b.id)) for b in failed.branches] == [0]
     with pytest.raises(TypeError, match="a branch id is an integer"):
         path.on_branch("0")
 

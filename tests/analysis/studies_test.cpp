@@ -208,3 +208,34 @@ TEST_CASE("imperfection study: a stop request ends it with the amplitudes done s
   CHECK(all.study.points.size() == 2);
   CHECK(output::imperfection_json(all).find("interrupted") == std::string::npos);
 }
+
+TEST_CASE("[design] a stiffness of a straight member keeps the bifurcation: its sensitivity and curve",
+          "[analysis][study]") {
+  // dg/dEI at the Euler column's bifurcation is the round-off of two residuals (the
+  // column is straight): its direction is noise, and its cosine with phi (0.24) called
+  // EI an imperfection, with no sensitivity and both curves bad-start.
+  const Config config = read_config(kSource + "/tests/design/euler-column-ei.cfg",
+                                    {"design.follow=BP1", "design.mu_max=2", "branches.switch=false"});
+  const Spec spec = build(config);
+  const fs::path dir = scratch("study-euler-ei");
+  CurveEvents ev;
+  const analysis::TraceResult s = run_into(spec, dir, &config, &ev);
+  const nlohmann::json j = nlohmann::json::parse(senda::test::slurp(dir / "summary.json"));
+  REQUIRE(j["critical_points"].size() >= 1);
+  const auto& cp = j["critical_points"][0];
+  REQUIRE(cp["id"] == "BP1");
+  const double lambda = cp["lambda"].get<double>();
+  const auto& sj = cp["sensitivities"][0];
+  INFO(sj.dump());
+  CHECK(sj["valid"] == true);
+  CHECK(sj["phi_dot_dg_dmu"].get<double>() == 0.0);
+  CHECK(std::abs(sj["dlambda_dmu"].get<double>() - lambda) <= 1e-4 * lambda);  // lambda / EI at EI = 1
+  bool up = false;
+  for (const auto& c : j["curves"])
+    if (c["direction"] == "up") {
+      up = true;
+      INFO(c.dump());
+      CHECK(c["termination"] == "mu-range");
+    }
+  CHECK(up);
+}

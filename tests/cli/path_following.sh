@@ -4,7 +4,7 @@
 # usage: path_following.sh TRACE SOURCE_DIR WORK_DIR [CASE]
 #   CASE: control-refused, runaway, monotone-control, control-turning-point,
 #         no-return, no-jump, close-points, outside-bracket, unlocated-null,
-#         stiff-shear, cancelling-pair, few-steps (all when omitted)
+#         stiff-shear, cancelling-pair, few-steps, load-jump (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -302,6 +302,19 @@ if want $case; then
       die "short steps: no limit point at $want_lp"
   done
   ! message $case-short | grep -q 'in only' || die "short steps: a few-steps note"
+  ok
+fi
+case=load-jump
+if want $case; then
+  # Load control across von Mises' LP1: the corrector at fixed lambda lands on the far
+  # branch (uy -0.20 -> -1.08). The points are equilibria and both limit points are
+  # located (the eigenvalue monitor), but the run says the curve jumped; spherical
+  # steps follow the path and say nothing of the kind.
+  run $case "$src/problems/von-mises.cfg" continuation.constraint=load
+  [ $rc -eq 0 ] || die "exit $rc: $(message $case)"
+  message $case | grep -q 'under load control 1 step jumped (the first from point 7' || die "no jump said: $(message $case)"
+  run $case-arc "$src/problems/von-mises.cfg"
+  ! message $case-arc | grep -q 'jumped' || die "spherical: a jump said"
   ok
 fi
 exit $fail

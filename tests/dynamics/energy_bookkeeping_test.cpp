@@ -126,6 +126,37 @@ TEST_CASE("an energy-creating step is refused: RK4 beyond its stability limit", 
   CHECK(in.state().t == Approx(0.5 * taken));
   CHECK(std::abs(in.energies().relative) <= dynamics::kUnstableEnergy);
 
+  // Schemes that lose energy are never refused, down to all of it: a kicked oscillator
+  // under a load (E₀ > 0 and W_ext > 0) damped away by Newmark with γ = 0.9, HHT at
+  // α = −1/3 and RK4 within its limit; the error then reaches −(E₀ + W), past −max(E₀,
+  // W), where a first, two-sided test refused them as "unstable".
+  {
+    const Oscillator unit(1.0);
+    Vector v0(1);
+    v0 << 0.01;
+    dynamics::LoadHistory step;
+    step.lambda = 0.001;
+    struct Case {
+      Scheme scheme;
+      double dt, gamma, beta, alpha;
+      int steps;
+    };
+    for (const Case& c : {Case{Scheme::Newmark, 0.2, 0.9, 0.49, 0.0, 2000}, Case{Scheme::HHT, 0.5, 0.5, 0.25, -1.0 / 3.0, 4000},
+                          Case{Scheme::Index1RK4, 2.0, 0.5, 0.25, 0.0, 400}}) {
+      INFO(dynamics::to_string(c.scheme));
+      dynamics::IntegratorOptions d;
+      d.scheme = c.scheme;
+      d.dt = c.dt;
+      d.gamma = c.gamma;
+      d.beta = c.beta;
+      d.alpha = c.alpha;
+      dynamics::Integrator damped(*unit.m, unit.mass(), {}, step, d);
+      REQUIRE(damped.start(0.0, Vector::Zero(1), v0));
+      for (int k = 0; k < c.steps; ++k) test::require_step(damped);
+      CHECK(damped.energies().relative < -0.5);  // most of the energy gone, and said so
+    }
+  }
+
   // Within the limit (ωΔt = 2) RK4 damps, it does not create energy: no refusal; nor
   // for the implicit schemes at ωΔt = 5, which are unconditionally stable here.
   for (auto [scheme, dt] : {std::pair{Scheme::Index1RK4, 0.2}, std::pair{Scheme::Newmark, 0.5},

@@ -40,6 +40,9 @@ constexpr double kMinTangentCosine = 0.5;
 // branch the correction is about κΔs²/2 against Δs, and halving the step meets the
 // bound; a corrector that converged on another part of the path does not.
 constexpr double kMaxCorrectionFloor = 0.05;
+// Load control: a step whose corrector moved the displacements more than this many
+// times what the predictor did (or the floor above) jumped across a limit point.
+constexpr double kLoadControlJump = 10.0;
 // The scaling (eq. 2.10): a kind of unknown whose block of the first tangent,
 // measured as a length, is below this fraction of the largest is one the load does
 // not move (round-off, or a response too small to set a unit by).
@@ -135,6 +138,14 @@ void PathFollower::finish(Termination t, std::string why) {
     // shallow von Mises truss (h/L = 0.2, EA = 1) at the default initial_step went from
     // rest to its inverted state in one step, 17 times its critical load, and reported
     // "completed" with no crossing.
+    if (load_jumps_ > 0)
+      message_ += "; under load control " + std::to_string(load_jumps_) + " step" + (load_jumps_ == 1 ? "" : "s") +
+                  " jumped (the first from point " + std::to_string(first_jump_index_) + " at lambda = " +
+                  format_number(first_jump_lambda_) + ", the corrector moving the displacements " +
+                  format_number(first_jump_ratio_) +
+                  " times what the predictor did): load control cannot pass a limit point, and the curve across "
+                  "such a step is no equilibrium path (in time, a snap-through: simulate); continuation.constraint "
+                  "= spherical follows the path through its limit points";
     if (t == Termination::Completed && started_by_load_ && current_.index >= 1 && current_.index < kFewSteps)
       message_ += "; in only " + std::to_string(current_.index) + " step" + (current_.index == 1 ? "" : "s") +
                   ": a snap-through whose two limit points both fall inside one step changes neither det K nor "
@@ -458,6 +469,7 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
   ds_min_ = options_.min_step_ratio * ds0_;
   ds_max_ = options_.max_step_ratio * ds0_;
   has_secant_ = false;
+  load_jumps_ = 0;
   q_start_ = q;
   lambda_start_ = lambda0;
   arc_length_ = 0.0;
@@ -538,6 +550,7 @@ bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& t
   started_by_load_ = false;
   skip_crossing_ = true;
   has_secant_ = false;
+  load_jumps_ = 0;
   // Displacement control on a branch: σ is the sign of the controlled dof's change in
   // the first (pseudo-arclength) step, fixed after it (advance()). The branch tangent
   // itself may hold no information on it: along the secondary branch of a pitchfork
@@ -694,6 +707,21 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
   }
 }
 
+void PathFollower::correction_sizes(double alpha, double& predicted, double& corrected) const {
+  // In the scaled norm: what the predictor moved the displacements (α t_q) and how far
+  // the converged point's (the secant in new_secant_q_) are from the predicted ones.
+  const Vector& w = scaling_.w;
+  double predicted2 = 0.0, corrected2 = 0.0;
+  for (Eigen::Index i = 0; i < tq_.size(); ++i) {
+    const double p = w[i] * alpha * tq_[i];
+    const double c = w[i] * new_secant_q_[i] - p;
+    predicted2 += p * p;
+    corrected2 += c * c;
+  }
+  predicted = std::sqrt(predicted2);
+  corrected = std::sqrt(corrected2);
+}
+
 bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, double secant_l, double ds,
                                    std::string& why) const {
   // Eq. (2.11), for the arc-length constraints (displacement and load control fix
@@ -741,15 +769,8 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
   // the other unknowns by more than the predictor at any step the step control
   // reaches, and the path could not pass the turn.
   if (!first_step_constraint_ && arc_length) {
-    const Vector& w = scaling_.w;
-    double predicted2 = 0.0, corrected2 = 0.0;
-    for (Eigen::Index i = 0; i < tq_.size(); ++i) {
-      const double p = w[i] * alpha * tq_[i];
-      const double c = w[i] * new_secant_q_[i] - p;
-      predicted2 += p * p;
-      corrected2 += c * c;
-    }
-    const double predicted = std::sqrt(predicted2), corrected = std::sqrt(corrected2);
+    double predicted = 0.0, corrected = 0.0;
+    correction_sizes(alpha, predicted, corrected);
     if (corrected > std::max(predicted, kMaxCorrectionFloor * ds)) {
       why = "the step jumped (the corrector moved the displacements by " + format_number(corrected) +
             " from the predictor, which moved them by " + format_number(predicted) + ", in the scaled norm)";
@@ -880,6 +901,21 @@ bool PathFollower::advance() {
         return false;
       }
       continue;
+    }
+    if (constraint.kind() == ConstraintKind::LoadControl && !first_step_constraint_) {
+      // Load control cannot pass a limit point: at fixed λ the corrector lands on
+      // another part of the path (von Mises: uy −0.20 → −1.08 in one step), and the
+      // curve across that step is no equilibrium path. Kept (the points are
+      // equilibria) and said at the end.
+      double predicted = 0.0, corrected = 0.0;
+      correction_sizes(*alpha, predicted, corrected);
+      if (corrected > kLoadControlJump * std::max(predicted, kMaxCorrectionFloor * ds_)) {
+        if (load_jumps_++ == 0) {
+          first_jump_index_ = current_.index;
+          first_jump_lambda_ = current_.lambda;
+          first_jump_ratio_ = corrected / std::max(predicted, 1e-300);
+        }
+      }
     }
     secant_q_.swap(new_secant_q_);
     secant_l_ = secant_l;

@@ -94,6 +94,14 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
   const double phi_r = -phi.dot(gl);
   const double gmu_norm = gmu.norm();
   s.phi_dot_gmu = gmu_norm > 0 ? std::abs(phi.dot(gmu)) / (phi.norm() * gmu_norm) : 0.0;
+  // A g_μ at the round-off of the two residuals it is the difference of is no load:
+  // the parameter does not act on the structure in this state (the EI of a straight
+  // column, a lateral spring on it, GJ of an unbent beam: their forces are those of
+  // displacements that are zero). Its direction is then noise, and the cosine above
+  // was O(1) (0.24 for the Euler column's EI), which called a stiffness parameter an
+  // imperfection and refused its sensitivity and curve.
+  const double terms = std::max({problem.force_terms(q, lambda), std::abs(lambda) * gl.norm(), gp.norm(), gm.norm()});
+  if ((gp - gm).norm() <= 64.0 * std::numeric_limits<double>::epsilon() * terms) s.phi_dot_gmu = 0.0;
 
   if (cp.kind == CriticalKind::Limit) {
     if (!(std::abs(phi_r) > 0)) {

@@ -1136,14 +1136,27 @@ void Builder::read_supports_and_loads() {
       }
       const bool all = f[i] == "all";
       const std::vector<Component> comps = component_or_all(f, i, "");
+      // A group (a mesh's physical group) may mix nodes of beams and of trusses: a
+      // component some of its nodes have is fixed where they have it; one that none
+      // has is the typo below.
+      const bool group = is_group(f[0]);
+      for (Component c : comps) {
+        if (!group || all) continue;
+        bool someone = false;
+        for (const NodeInfo* n : at) someone = someone || used_.count({n->index, static_cast<int>(c)}) > 0;
+        if (!someone)
+          f.fail("no node of " + f[0] + " has " + model::to_string(c) +
+                     ": it is not a degree of freedom of any element there, and the support would hold nothing",
+                 "a component of one of its nodes");
+      }
       for (const NodeInfo* n : at)
         for (Component c : comps) {
           check_rotation(f, n->index, c, "the support would hold nothing");
           // A component no element has would be fixed to no effect, and a typo
           // (rz for ux) would leave the intended one free. 'all' names every
-          // translation, so it fixes those the node has.
+          // translation, so it fixes those the node has; a group, those its nodes have.
           if (!used_.count({n->index, static_cast<int>(c)})) {
-            if (all) continue;
+            if (all || group) continue;
             f.fail("node " + std::to_string(model_->node_id(n->index)) + " " + model::to_string(c) +
                        (is_group(f[0]) ? " (of " + f[0] + ")" : "") +
                        " is not a degree of freedom of any element: the support would hold nothing",

@@ -261,6 +261,9 @@ class PathFollower {
   // off the branch nor turn back; otherwise false with the reason.
   bool stays_on_branch(const Constraint& constraint, double alpha, double secant_l, double ds,
                        std::string& why) const;
+  // What the predictor moved the displacements (α t_q) and the corrector's distance
+  // from it, in the scaled norm (the secant in new_secant_q_).
+  void correction_sizes(double alpha, double& predicted, double& corrected) const;
   bool control_at_turning_point() const;
   bool stop_polled();  // Options::stop_requested: true (and Interrupted) when asked
   std::string control_turning_message() const;
@@ -290,6 +293,9 @@ class PathFollower {
   double secant_l_ = 0.0;
   bool has_secant_ = false;                 // secant_q_ holds the last step of this path
   bool started_by_load_ = false;            // start(): a path from a loaded state, not a branch
+  int load_jumps_ = 0;                      // load-controlled steps that jumped (advance())
+  int first_jump_index_ = 0;
+  double first_jump_lambda_ = 0.0, first_jump_ratio_ = 0.0;
   int control_sign_ = 0;                    // displacement control: σ of eq. (2.5), fixed at the start
   double control_share0_ = 0.0;             // |w_j t_q,j| at the start
   StepFrame frame_;

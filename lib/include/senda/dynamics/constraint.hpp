@@ -183,6 +183,8 @@ class Index1Integrator {
   double violation() const;
   double violation_rate() const;
   const Index1Statistics& statistics() const { return stats_; }
+  // For a caller that refuses the step just taken (dynamics::Integrator's energy check).
+  void set_statistics(const Index1Statistics& s) { stats_ = s; }
   const Index1Options& options() const { return options_; }
 
   // a and μ of the bordered system at (t, q, v); false if it is singular.

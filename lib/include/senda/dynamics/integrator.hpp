@@ -98,8 +98,9 @@ struct Energies {
   double kinetic = 0.0, strain = 0.0, load_potential = 0.0, dissipated = 0.0;
   double total = 0.0;     // T + U + load_potential
   double error = 0.0;     // total + dissipated − E₀
-  // The energy supplied so far, max(|E₀|, max over the run of |W_ext| and of D): what
-  // the motion can hold (0 at rest and unloaded).
+  // The energy supplied so far, |E₀| + max over the run of |W_ext|: what the motion can
+  // hold (0 at rest and unloaded); the error lies between −supplied (all of it lost,
+  // dissipated counted) and +∞ (created).
   double supplied = 0.0;
   // error / supplied (error / (T + U) when nothing was supplied). Not over T + U, which
   // grows with a blow-up and held this ratio below 1 while the energy of an unstable
@@ -121,9 +122,9 @@ Momenta momenta(const model::Model& model, const SparseMatrix& M, const Vector& 
 void discrete_force(const model::Model& model, const Vector& qa, const Vector& qb, Vector& f, SparseMatrix* S,
                     double scale, bool exact);
 
-// Unstable: the step converged but its energy error exceeds the energy supplied
-// (kUnstableEnergy, Energies::relative): energy was created from nothing, an explicit
-// scheme beyond its stability limit; the state is not advanced.
+// Unstable: the step converged but its energy error is positive and exceeds the energy
+// supplied (kUnstableEnergy, Energies::relative): energy was created from nothing, an
+// explicit scheme beyond its stability limit; the state is not advanced.
 enum class StepStatus { Converged, NoConvergence, Singular, NotFinite, Interrupted, Unstable };
 const char* to_string(StepStatus s);  // "converged", "no-convergence", "singular", "not-finite", "interrupted", "unstable"
 constexpr double kUnstableEnergy = 1.0;
@@ -193,7 +194,8 @@ class Integrator {
  private:
   void external(double t, Vector& out) const;
   Energies energies_of(const State& s, double scale) const;
-  // The supplied energy after s: max(scale, |W_ext|, D).
+  // max(scale, |W_ext| of s): the running max of the loads' work, of the supplied energy
+  // without E₀.
   static double supplied(double scale, const State& s);
   // R and, if S is not null, S at x = q_n + dq; ref: the size of R's terms.
   void residual(const Vector& dq, Vector& R, SparseMatrix* S, double& ref) const;
