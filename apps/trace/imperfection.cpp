@@ -61,18 +61,22 @@ int run_imperfection(const in::Config& config, const Command& cmd) {
   fmt::print("  {:>14} {:>20} {:>14}\n", spec.parameter, "lambda_max", "1 - ratio");
   int missing = 0;
   for (const auto& p : r.study.points) {
-    if (p.found)
+    if (p.found) {
       fmt::print("  {:>14.6g} {:>20.12g} {:>14.6e}\n", p.amplitude, p.lambda_max,
                  1.0 - p.lambda_max / r.study.lambda_perfect);
-    else {
+      if (!p.message.empty()) fmt::print("  {:>14}  {}\n", "", p.message);
+    } else {
       fmt::print("  {:>14.6g}  no maximum load: {}\n", p.amplitude, p.message);
       ++missing;
     }
   }
   const auto& f = r.study.fit;
   if (f.valid)
+  {
     fmt::print("  fit: 1 - lambda_max/lambda_cr = {:.6g} {}^{:.6f} over {} amplitudes (max log residual {:.2g})\n",
                f.coefficient, spec.parameter, f.exponent, f.points, f.max_log_residual);
+    if (!f.message.empty()) fmt::print("  warning: {}\n", f.message);
+  }
   else
     fmt::print("  no fit: {}\n", f.message);
   fmt::print("  results in {}\n", cmd.out_dir.string());

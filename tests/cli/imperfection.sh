@@ -53,6 +53,16 @@ rc=$?
 [ $rc -eq 2 ] || die "foreign mode file: exit $rc: $(cat "$work/bad.log")"
 grep -q "moves node 9, which this model does not have" "$work/bad.log" || die "message: $(cat "$work/bad.log")"
 
+# A frame whose perfect model unfolds its own bifurcation: the fitted exponent is ~0, far
+# from Koiter's laws, and the study warns; a maximum above lambda_cr is left out of the
+# fit and said so (it was dropped silently, and the exponent read as a valid law).
+roorda="$src/tests/design/roorda-imperfect.cfg"
+"$trace" "$roorda" --out "$work/roorda" --quiet --imperfection eps=1e-5:1e-2:4 > "$work/roorda.log" 2>&1
+grep -q "warning: the exponent .* is far from Koiter's 1/2" "$work/roorda.log" || die "roorda: no warning: $(cat "$work/roorda.log")"
+grep -q '"message": "the exponent' "$work/roorda/imperfection.json" || die "roorda: no warning in imperfection.json"
+"$trace" "$roorda" --out "$work/roorda-m" --quiet --imperfection eps=1e-3:1:4 parameters.side=-1 > "$work/roorda-m.log" 2>&1
+grep -q "left out of the fit: lambda_max is not below" "$work/roorda-m.log" || die "roorda eps < 0: $(cat "$work/roorda-m.log")"
+
 # Bad input: amplitude 0 (no geometric spacing), an unknown parameter.
 for spec in eps=0:1e-3:4 nope=1e-6:1e-3:4; do
   "$trace" "$cfg" --out "$work/bad" --imperfection "$spec" > "$work/bad.log" 2>&1

@@ -591,6 +591,7 @@ PowerLaw fit_power_law(const std::vector<double>& x, const std::vector<double>& 
 }
 
 namespace {
+constexpr double kKoiterLow = 0.3, kKoiterHigh = 1.5;
 constexpr double kRetraceFactor = 8.0;
 constexpr int kMaxRetraces = 6;
 }  // namespace
@@ -662,6 +663,14 @@ ImperfectionStudy imperfection_sensitivity(const ProblemFamily& family, const st
       if (eps > 0 && drop > 0) {
         xs.push_back(eps);
         ys.push_back(drop);
+      } else {
+        // Said, not silently dropped (Roorda's frame at eps = 1 gave a maximum above
+        // lambda_cr, left out of a fit that still read valid).
+        ip.message += std::string(ip.message.empty() ? "" : "; ") + "left out of the fit: " +
+                      (eps > 0 ? "lambda_max is not below the perfect structure's lambda_cr (the imperfection "
+                                 "raises the maximum: the stable side of an asymmetric bifurcation, or a "
+                                 "reference lambda_cr that is not the limit of the imperfect maxima)"
+                               : "the fit is over positive amplitudes");
       }
     } else {
       ip.message = cp ? cp->id + ": the first critical point is not a limit point" : why;
@@ -669,6 +678,17 @@ ImperfectionStudy imperfection_sensitivity(const ProblemFamily& family, const st
     study.points.push_back(ip);
   }
   study.fit = fit_power_law(xs, ys);
+  // Koiter: 1/2 below an asymmetric bifurcation, 2/3 below a symmetric unstable one, 1
+  // below a limit point. An exponent far outside them is a drop that does not vanish
+  // with the imperfection: Roorda's extensible frame, whose perfect model is itself
+  // unfolded (its maxima tend to its own limit point, 0.63 % below the bifurcation
+  // taken as lambda_cr), fitted eps^0.0026 and read as a valid law.
+  if (study.fit.valid && !(study.fit.exponent >= kKoiterLow && study.fit.exponent <= kKoiterHigh))
+    study.fit.message = "the exponent " + std::to_string(study.fit.exponent) +
+                        " is far from Koiter's 1/2 (asymmetric bifurcation), 2/3 (symmetric) and 1 (limit point): "
+                        "the drop does not vanish with the amplitude, so lambda_cr of the perfect model is not the "
+                        "limit of the imperfect maxima (a bifurcation the model itself unfolds, or amplitudes "
+                        "beyond the asymptotic range)";
   return study;
 }
 
