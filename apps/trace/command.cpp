@@ -26,7 +26,8 @@ constexpr const char* kExitCodes =
     "exit codes:\n"
     "  0    the trace ran: completed (a stop criterion was met) or max-steps\n"
     "  1    the trace ended early: step-too-small or diverged, or stalled (max-steps\n"
-    "       without the path moving) (results kept)\n"
+    "       without the path moving) (results kept), or a curve of design.follow\n"
+    "       (--follow) could not start (bad-start)\n"
     "  2    bad input or command line (message on stderr, nothing written)\n"
     "  3    internal error (a bug: please report it)\n"
     "  130  interrupted by SIGINT or SIGTERM (summary.json says interrupted)\n";

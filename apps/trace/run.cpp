@@ -91,7 +91,18 @@ int run_trace(std::unique_ptr<const senda::input::Config> config, const Command&
       }
     }
   }
-  return exit_code(r.termination);
+  // A curve asked for (design.follow, --follow) that could not start: the run did not
+  // give what was asked, whatever its path did (it exited 0 with both curves bad-start).
+  int code = exit_code(r.termination);
+  if (code == kExitOk)
+    for (const senda::analysis::CurveRecord& c : r.curves)
+      if (!c.followed) {
+        fmt::print(stderr, "trace: the curve of {} could not start ({}): exit code {}\n", c.point,
+                   c.curve.message.empty() ? "bad-start" : c.curve.message, kExitFailed);
+        code = kExitFailed;
+        break;
+      }
+  return code;
 }
 
 }  // namespace trace_app

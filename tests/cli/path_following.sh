@@ -4,7 +4,7 @@
 # usage: path_following.sh TRACE SOURCE_DIR WORK_DIR [CASE]
 #   CASE: control-refused, runaway, monotone-control, control-turning-point,
 #         no-return, no-jump, close-points, outside-bracket, unlocated-null,
-#         stiff-shear, cancelling-pair, few-steps, load-jump (all when omitted)
+#         stiff-shear, cancelling-pair, few-steps, load-jump, follow-bad-start (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -315,6 +315,18 @@ if want $case; then
   message $case | grep -q 'under load control 1 step jumped (the first from point 7' || die "no jump said: $(message $case)"
   run $case-arc "$src/problems/von-mises.cfg"
   ! message $case-arc | grep -q 'jumped' || die "spherical: a jump said"
+  ok
+fi
+case=follow-bad-start
+if want $case; then
+  # A curve asked for that cannot start (no LP9 on the path) is exit 1, said on
+  # stderr; the path's results are complete (exit 0 before, both curves bad-start).
+  run $case "$src/tests/design/von-mises-h.cfg" --follow LP9
+  [ $rc -eq 1 ] || die "exit $rc, expected 1"
+  grep -q 'the curve of LP9 could not start' "$work/$case.log" || die "not said: $(cat "$work/$case.log")"
+  grep -q '"termination": "bad-start"' "$work/$case/summary.json" || die "no bad-start curve in summary.json"
+  run $case-ok "$src/tests/design/von-mises-h.cfg" --follow LP1 design.mu_max=0.6 design.mu_min=0.4
+  [ $rc -eq 0 ] || die "a curve that starts: exit $rc"
   ok
 fi
 exit $fail
