@@ -225,6 +225,7 @@ struct Plane {
 struct LineSolve {
   CriticalPoint cp;
   double mu = 0.0, lambda = 0.0;
+  bool model_refused = false;  // the family threw (the builder refused a value of μ on the line)
 };
 
 LineSolve solve_on_line(const ProblemFamily& family, const Plane& plane, double mu_p, double lambda_p,
@@ -247,7 +248,11 @@ LineSolve solve_on_line(const ProblemFamily& family, const Plane& plane, double 
   } catch (const std::exception& e) {
     s.cp = CriticalPoint{};
     s.cp.converged = false;
-    s.cp.message = std::string("the model failed near mu = ") + std::to_string(mu_p) + ": " + e.what();
+    s.model_refused = true;
+    // μ_p is the step's predictor; the value refused is on the line through it, where
+    // Newton went (von Mises' h: predicted 5e-6, refused about −1e-6).
+    s.cp.message = std::string("the model was refused at a value of mu on the step's line through mu = ") +
+                   std::to_string(mu_p) + ": " + e.what();
   }
   return s;
 }
@@ -326,6 +331,7 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
   tau *= (options.direction >= 0 ? 1.0 : -1.0) / tau.norm();
   Vector dq = Vector::Zero(start.q.size());  // dq/ds of the last secant
   double h = options.step;
+  bool refused = false;  // the last line solve failed because the model was refused
 
   auto outside = [&](double mu, double lambda) -> std::optional<CurveTermination> {
     if (mu < options.mu_min || mu > options.mu_max) return CurveTermination::MuRange;
@@ -350,6 +356,7 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
     LineSolve ls = solve_on_line(family, plane, P[0] * plane.mu_s, P[1] * plane.lambda_s, tau, q_pred, last.phi, h,
                                  system, options, located.back().penalty);
     bool ok = ls.cp.converged && ls.cp.kind == start.kind;
+    refused = ls.model_refused;
     std::string why = ls.cp.converged ? "the point found is of another kind" : ls.cp.message;
     Eigen::Vector2d secant;
     if (ok) {
@@ -373,9 +380,12 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
       if (options.stop_requested && options.stop_requested()) continue;
       h *= 0.5;
       if (h < options.min_step) {
-        curve.termination = CurveTermination::StepTooSmall;
-        curve.message = "no critical point near mu = " + std::to_string(last.mu) + " (" + why +
-                        "): the critical point may cease to exist there";
+        // The last attempt's failure names the end: the builder refusing μ (a rise
+        // h → 0 of the von Mises truss) is invalid-model, not a point that ceases.
+        curve.termination = refused ? CurveTermination::InvalidModel : CurveTermination::StepTooSmall;
+        curve.message = refused ? "the model cannot be built beyond mu = " + std::to_string(last.mu) + " (" + why + ")"
+                                : "no critical point near mu = " + std::to_string(last.mu) + " (" + why +
+                                      "): the critical point may cease to exist there";
         break;
       }
       continue;
