@@ -327,6 +327,10 @@ if want $case; then
   grep -q '"termination": "bad-start"' "$work/$case/summary.json" || die "no bad-start curve in summary.json"
   run $case-ok "$src/tests/design/von-mises-h.cfg" --follow LP1 design.mu_max=0.6 design.mu_min=0.4
   [ $rc -eq 0 ] || die "a curve that starts: exit $rc"
+  # Down to h -> 0 the builder refuses the rise: the curve ends invalid-model (it said
+  # step-too-small, "the critical point may cease to exist there").
+  run $case-h0 "$src/tests/design/von-mises-h.cfg" --follow LP1 design.direction=down
+  grep -q '"termination": "invalid-model"' "$work/$case-h0/summary.json" || die "h -> 0: not invalid-model"
   ok
 fi
 exit $fail
