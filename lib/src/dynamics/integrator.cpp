@@ -505,7 +505,7 @@ bool Integrator::accept(State& n, StepReport& rep) {
   if (e.relative > kUnstableEnergy || !std::isfinite(e.relative)) {
     rep.status = StepStatus::Unstable;
     message_ = "the energy error reached " + fmt_g(e.error) + " at t = " + fmt_g(n.t) + ", " + fmt_g(std::abs(e.relative)) +
-               " times the energy supplied (E0, the loads' work, the dissipation): " +
+               " times the energy supplied (|E0| plus the loads' largest work so far): " +
                (options_.scheme == Scheme::Index1RK4
                     ? "the explicit RK4 is unstable at this time step (it is stable for omega_max dt <= 2.78, "
                       "omega_max the highest natural frequency of the model): lower dynamics.dt"
