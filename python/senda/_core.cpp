@@ -205,14 +205,9 @@ class PyProblem final : public senda::Problem {
     if (py::hasattr(obj_, "load_derivative") && !obj_.attr("load_derivative").is_none())
       load_derivative_ = obj_.attr("load_derivative");
     proportional_ = py::hasattr(obj_, "proportional") && obj_.attr("proportional").cast<bool>();
-    const py::object p = py::hasattr(obj_, "pattern") && !obj_.attr("pattern").is_none()
-                             ? obj_.attr("pattern")()
-                             : tangent_(to_array(Vector::Zero(n_)), 0.0);
-    if (p.is_none())
-      throw py::type_error(std::string(py::hasattr(obj_, "pattern") && !obj_.attr("pattern").is_none() ? "pattern()"
-                                                                                                      : "tangent()") +
-                           " returned None, expected an n x n array or scipy.sparse matrix, n = " + std::to_string(n_) +
-                           " (a missing return?)");
+    const bool has_pattern = py::hasattr(obj_, "pattern") && !obj_.attr("pattern").is_none();
+    const py::object p = has_pattern ? obj_.attr("pattern")() : tangent_(to_array(Vector::Zero(n_)), 0.0);
+    require_matrix(p, has_pattern ? "pattern" : "tangent");
     set_pattern(p);
   }
 
@@ -235,12 +230,18 @@ class PyProblem final : public senda::Problem {
     py::gil_scoped_acquire gil;
     if (K.rows() != n_ || K.nonZeros() != pattern_.nonZeros() || !K.isCompressed()) K = pattern_;
     const py::object m = tangent_(to_array(q), lambda);
-    if (m.is_none()) throw py::type_error("tangent() returned None, expected an n x n array or scipy.sparse matrix, n = " +
-                                          std::to_string(n_) + " (a missing return?)");
+    require_matrix(m, "tangent");
     fill(m, K);
   }
 
  private:
+  // What pattern() or tangent() returned, refused when it is None (a missing return).
+  void require_matrix(const py::object& m, const char* what) const {
+    if (m.is_none())
+      throw py::type_error(std::string(what) + "() returned None, expected an n x n array or scipy.sparse matrix, n = " +
+                           std::to_string(n_) + " (a missing return?)");
+  }
+
   void vector_from(const py::object& o, const char* what, Vector& out) const {
     if (o.is_none())
       throw py::type_error(std::string(what) + "() returned None, expected an array of " + std::to_string(n_) +
