@@ -1,4 +1,5 @@
 #include "senda/continuation/path_follower.hpp"
+#include "senda/core/number.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -52,11 +53,7 @@ constexpr double kRoundOff = 64.0 * std::numeric_limits<double>::epsilon();
 // max_steps reached with the end point this fraction of the arc length walked, or
 // less, from the start: the path went back and forth (Stalled), not along.
 constexpr double kStalledFraction = 0.1;
-std::string format_number(double x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.3g", x);
-  return b;
-}
+std::string format_number(double x) { return core::format_g(x, 3); }
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 bool finite(const Vector& v) { return v.allFinite(); }
@@ -133,11 +130,7 @@ void PathFollower::finish(Termination t, std::string why) {
   if (termination_ == Termination::Running) {
     termination_ = t;
     message_ = std::move(why);
-    // A path from a loaded state (start(), not a branch) that reached its end in a few
-    // steps says what such steps cannot see: the
-    // shallow von Mises truss (h/L = 0.2, EA = 1) at the default initial_step went from
-    // rest to its inverted state in one step, 17 times its critical load, and reported
-    // "completed" with no crossing.
+    // Load-controlled steps that jumped (advance()), whatever ended the path.
     if (load_jumps_ > 0)
       message_ += "; under load control " + std::to_string(load_jumps_) + " step" + (load_jumps_ == 1 ? "" : "s") +
                   " jumped (the first from point " + std::to_string(first_jump_index_) + " at lambda = " +
@@ -146,6 +139,10 @@ void PathFollower::finish(Termination t, std::string why) {
                   " times what the predictor did): load control cannot pass a limit point, and the curve across "
                   "such a step is no equilibrium path (in time, a snap-through: simulate); continuation.constraint "
                   "= spherical follows the path through its limit points";
+    // A path from a loaded state (start(), not a branch) that reached its end in a few
+    // steps says what such steps cannot see: the shallow von Mises truss (h/L = 0.2,
+    // EA = 1) at the default initial_step went from rest to its inverted state in one
+    // step, 17 times its critical load, and reported "completed" with no crossing.
     if (t == Termination::Completed && started_by_load_ && current_.index >= 1 && current_.index < kFewSteps)
       message_ += "; in only " + std::to_string(current_.index) + " step" + (current_.index == 1 ? "" : "s") +
                   ": a snap-through whose two limit points both fall inside one step changes neither det K nor "

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "senda/core/differences.hpp"
+#include "senda/core/number.hpp"
 
 namespace senda::critical {
 
@@ -32,11 +33,7 @@ constexpr double kCrawlTolerance = 1e-6;
 // its own metric moves it.
 constexpr double kOwnMetricFraction = 1e-2;
 
-std::string short_g(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", x);
-  return buf;
-}
+std::string short_g(double x) { return core::format_g(x, 3); }
 
 // A branch that reaches a bifurcation point o of a path it descends from arrives
 // along o's other tangent (a secondary branch crosses that path there). Its chord

@@ -13,6 +13,7 @@
 
 #include "senda/critical/critical_point.hpp"
 #include "senda/core/differences.hpp"
+#include "senda/core/number.hpp"
 
 #include "penalized.hpp"
 
@@ -85,11 +86,7 @@ Vector tangent_derivative_fd(const Problem& problem, const Vector& q, double lam
 
 namespace {
 
-std::string fmt_g(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", x);
-  return buf;
-}
+std::string fmt_g(double x) { return core::format_g(x, 9); }
 
 // Deterministic start vectors with no special symmetry, so that none is
 // orthogonal to a symmetric or antisymmetric buckling mode.

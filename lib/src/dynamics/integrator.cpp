@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "senda/model/truss.hpp"
+#include "senda/core/number.hpp"
 
 namespace senda::dynamics {
 
@@ -77,11 +78,7 @@ Momenta momenta(const model::Model& model, const SparseMatrix& M, const Vector& 
 
 namespace {
 
-std::string fmt_g(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
+std::string fmt_g(double x) { return core::format_g(x, 6); }
 
 // Adds value into S(i, j) for free dofs (the entry is in the model's pattern).
 void add_entry(SparseMatrix& S, int i, int j, double value) {

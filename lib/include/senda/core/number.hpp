@@ -9,4 +9,7 @@ namespace senda::core {
 
 std::string format_number(double v);
 
+// A real in printf's %.<digits>g, for messages that show a value to a few digits.
+std::string format_g(double v, int digits);
+
 }  // namespace senda::core
