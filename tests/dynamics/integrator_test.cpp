@@ -9,6 +9,7 @@
 #include <numbers>
 
 #include "dynamics/quadrature.hpp"
+#include "dynamics/truss1.hpp"
 #include "senda/dynamics/integrator.hpp"
 #include "senda/dynamics/mass.hpp"
 #include "senda/model/spring.hpp"
@@ -21,27 +22,7 @@ using model::StrainMeasure;
 
 namespace {
 
-// Seed 003's Truss1 (§4.2): a mass m = 1 on a Hencky bar (EA = 100, l₀ = 1) hinged at
-// the origin, starting at (1, 0) with velocity (0, 5).
-struct Truss1 {
-  std::shared_ptr<model::Model> m = std::make_shared<model::Model>(2);
-  int free = 0;
-  explicit Truss1(StrainMeasure s = StrainMeasure::Logarithmic) {
-    const int o = m->add_node(1, {0, 0, 0});
-    free = m->add_node(2, {1, 0, 0});
-    m->add_element(std::make_unique<model::TrussBar>(1, 2, o, free, m->node_position(o), m->node_position(free),
-                                                     100.0, s));
-    m->fix(o, Component::Ux);
-    m->fix(o, Component::Uy);
-    m->finalize();
-  }
-  SparseMatrix mass() const { return dynamics::mass_matrix(*m, {{{free, 1.0, 0.0}}}); }
-  Vector v0() const {
-    Vector v = Vector::Zero(2);
-    v[m->equation(free, Component::Uy)] = 5.0;
-    return v;
-  }
-};
+using test::Truss1;  // seed 003's Truss1 (dynamics/truss1.hpp)
 
 dynamics::IntegratorOptions options(Scheme s, double dt) {
   dynamics::IntegratorOptions o;
