@@ -34,8 +34,9 @@ void Recorder::on_critical(const analysis::CriticalEvent& e) {
     std::error_code ec;
     fs::create_directories(dir_ / "states", ec);
     if (ec) throw OutputError((dir_ / "states").string() + ": cannot create: " + ec.message());
-    write_state(dir_ / "states" / (cp.id + ".json"), info_.problem, core::unknowns_fingerprint(model_), cp, e.scaling,
-                e.initial_step);
+    // Once per run: a name per unknown, 10⁶ strings on the largest models.
+    if (fingerprint_.empty()) fingerprint_ = core::unknowns_fingerprint(model_);
+    write_state(dir_ / "states" / (cp.id + ".json"), info_.problem, fingerprint_, cp, e.scaling, e.initial_step);
   }
 }
 

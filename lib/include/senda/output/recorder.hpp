@@ -49,6 +49,7 @@ class Recorder final : public analysis::Observer {
   std::filesystem::path dir_;
   const model::Model& model_;
   RunInfo info_;
+  std::string fingerprint_;  // core::unknowns_fingerprint(model_), at the first state written
   RecorderOptions options_;
   PathWriter path_;
   std::optional<VtkWriter> vtk_;
