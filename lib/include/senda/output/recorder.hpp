@@ -15,6 +15,7 @@
 // out of the event (and so out of Analysis::run).
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "senda/analysis/observer.hpp"
 #include "senda/analysis/result.hpp"
