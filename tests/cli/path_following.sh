@@ -4,7 +4,8 @@
 # usage: path_following.sh TRACE SOURCE_DIR WORK_DIR [CASE]
 #   CASE: control-refused, runaway, monotone-control, control-turning-point,
 #         no-return, no-jump, close-points, outside-bracket, unlocated-null,
-#         stiff-shear, cancelling-pair, few-steps, load-jump, follow-bad-start (all when omitted)
+#         stiff-shear, cancelling-pair, few-steps, load-jump, follow-bad-start,
+#         bound-inside-step (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -331,6 +332,24 @@ if want $case; then
   # step-too-small, "the critical point may cease to exist there").
   run $case-h0 "$src/tests/design/von-mises-h.cfg" --follow LP1 design.direction=down
   grep -q '"termination": "invalid-model"' "$work/$case-h0/summary.json" || die "h -> 0: not invalid-model"
+  ok
+fi
+case=bound-inside-step
+if want $case; then
+  # stop.lambda_max just below von Mises' LP1 (0.0344265): the step across LP1 ends
+  # below the bound on the descending branch. The path ends there, with LP1 located,
+  # not on through the snap (it went on to LP2 and up the far branch to 0.042).
+  run $case "$src/problems/von-mises.cfg" stop.lambda_max=0.0344
+  [ $rc -eq 0 ] || die "exit $rc: $(message $case)"
+  [ "$(termination $case)" = completed ] || die "termination $(termination $case)"
+  message $case | grep -q 'load factor crossed lambda_max inside the last step: LP1 at lambda = 0.034426518' ||
+    die "not said: $(message $case)"
+  column $case lambda | awk '$1 > 0.0344 || $1 < 0 { bad = 1 } END { exit bad }' || die "a point beyond the bound or past the snap"
+  ! grep -q '"id": "LP2"' "$work/$case/summary.json" || die "LP2 reached"
+  # The same bound from below on the way back (lambda_min above LP2's -0.0344265).
+  run $case-min "$src/problems/von-mises.cfg" stop.lambda_min=-0.0344
+  message $case-min | grep -q 'load factor crossed lambda_min inside the last step: LP2 at lambda = -0.034426518' ||
+    die "lambda_min: not said: $(message $case-min)"
   ok
 fi
 exit $fail

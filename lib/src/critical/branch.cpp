@@ -71,6 +71,30 @@ double other_tangent_share(const CriticalPoint& o, const Vector& dq, const conti
   return total > 0.0 ? std::abs(beta) / total : std::numeric_limits<double>::quiet_NaN();
 }
 
+// Why a path ends whose step went past a load-factor bound between its two ends: a
+// critical point located in the step lies beyond stop.lambda_max or below
+// stop.lambda_min, while both ends are within them (empty when none is).
+std::string bound_inside_step(const std::vector<CriticalPoint>& points,
+                              const std::vector<CriticalPointFinder::Found>& found,
+                              const continuation::PathFollower& f) {
+  const continuation::Options& o = f.options();
+  const double a = f.previous().lambda, b = f.current().lambda;
+  const auto within = [&](double l) { return l >= o.lambda_min && l <= o.lambda_max; };
+  if (!within(a) || !within(b)) return {};
+  for (const CriticalPointFinder::Found& k : found) {
+    const CriticalPoint& cp = points[static_cast<std::size_t>(k.index)];
+    if (!cp.converged || within(cp.lambda)) continue;
+    const bool above = cp.lambda > o.lambda_max;
+    const std::string key = above ? "lambda_max" : "lambda_min";
+    std::string why = "load factor crossed " + key + " inside the last step: " + cp.id + " at lambda = ";
+    why += core::format_g(cp.lambda, 10) + (above ? " is above stop." : " is below stop.") + key + " = ";
+    why += core::format_g(above ? o.lambda_max : o.lambda_min, 10);
+    why += (above ? ", and the step came back below it, to lambda = " : ", and the step came back above it, to lambda = ");
+    return why + core::format_g(b, 10);
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string describe(const NeutralStretch& n) {
@@ -460,6 +484,14 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
         }
       }
     }
+    // A load-factor bound crossed inside the step: its ends are within the bounds,
+    // but a critical point located between them is not. The path went past
+    // stop.lambda_max over a limit point and came back below it within one step
+    // (von Mises at lambda_max = 0.0344: the step over its maximum, 0.0344265, and
+    // the path went on through the snap to the far branch, up to 0.042). It ends
+    // there, as it does at a point beyond the bound.
+    if (!rejoined && !f.done())
+      if (const std::string why = bound_inside_step(finder_.points(), step_found, f); !why.empty()) f.complete(why);
     if (rejoined || stalled) break;
   }
   if (stalled) {

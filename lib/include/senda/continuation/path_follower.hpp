@@ -182,6 +182,9 @@ class PathFollower {
   bool advance();
   bool done() const { return termination_ != Termination::Running; }
   void interrupt() { finish(Termination::Interrupted, "interrupted"); }
+  // Ends the path as completed, for what only the caller sees: a load-factor bound
+  // crossed inside the last step, across a critical point located in it.
+  void complete(std::string why) { finish(Termination::Completed, std::move(why)); }
   // Replaces Options::stop_requested (the caller knows who asks only when it runs).
   void set_stop_requested(std::function<bool()> stop) { options_.stop_requested = std::move(stop); }
   // The smallest step the model resolves at the current point (scaled norm): a
