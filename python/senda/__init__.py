@@ -603,7 +603,26 @@ def _set_options(opts: "_core.AnalysisOptions", values: Mapping[str, Any]) -> No
             if i + 1 < len(parts):
                 target = getattr(target, part)
             else:
-                setattr(target, part, value)
+                try:
+                    setattr(target, part, value)
+                except TypeError:
+                    raise TypeError(f"option '{key}': {value!r} is not {_expected(getattr(target, part))}") from None
+
+
+def _expected(current: Any) -> str:
+    """What an option's value must be, from its current value (for a TypeError)."""
+    members = getattr(type(current), "__members__", None)
+    if members:  # a pybind11 enum
+        return f"a {type(current).__name__} (one of {', '.join('senda.' + type(current).__name__ + '.' + m for m in members)})"
+    if isinstance(current, bool):
+        return "a bool"
+    if isinstance(current, int):
+        return "an int"
+    if isinstance(current, float):
+        return "a float (or an int)"
+    if isinstance(current, list):
+        return "a list like its default " + repr(current)
+    return f"a {type(current).__name__}"
 
 
 def trace(problem: Problem, options: Optional[AnalysisOptions | Mapping[str, Any]] = None,

@@ -237,6 +237,16 @@ def test_options_are_checked():
         senda.trace(VonMises(0.5), {"explorer.path.initial_load_increment": -1.0})
     with pytest.raises(ValueError, match="option 'explorer.path.max_stepz': explorer.path has no field 'max_stepz'"):
         senda.trace(VonMises(0.5), {"explorer.path.max_stepz": 3})
+    # A value of the wrong type names the option and what it must be (it was pybind11's
+    # "incompatible function arguments" without the option's name).
+    with pytest.raises(TypeError, match="option 'explorer.path.max_steps': 'abc' is not an int"):
+        senda.trace(VonMises(0.5), {"explorer.path.max_steps": "abc"})
+    with pytest.raises(TypeError, match="option 'explorer.path.max_steps': 2.5 is not an int"):
+        senda.trace(VonMises(0.5), {"explorer.path.max_steps": 2.5})
+    with pytest.raises(TypeError, match="option 'explorer.switch_branches': 'yes' is not a bool"):
+        senda.trace(VonMises(0.5), {"explorer.switch_branches": "yes"})
+    with pytest.raises(TypeError, match=r"'explorer.path.constraint': 'foo' is not a Constraint \(one of senda.Constraint.SPHERICAL"):
+        senda.trace(VonMises(0.5), {"explorer.path.constraint": "foo"})
     o = senda.AnalysisOptions()
     o.explorer.path.max_steps = 5
     r = senda.trace(VonMises(0.5), o, track=[0])
