@@ -5,7 +5,7 @@
 #   CASE: control-refused, runaway, monotone-control, control-turning-point,
 #         no-return, no-jump, close-points, outside-bracket, unlocated-null,
 #         stiff-shear, cancelling-pair, few-steps, load-jump, follow-bad-start,
-#         bound-inside-step (all when omitted)
+#         bound-inside-step, from-other-model (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -350,6 +350,23 @@ if want $case; then
   run $case-min "$src/problems/von-mises.cfg" stop.lambda_min=-0.0344
   message $case-min | grep -q 'load factor crossed lambda_min inside the last step: LP2 at lambda = -0.034426518' ||
     die "lambda_min: not said: $(message $case-min)"
+  ok
+fi
+case=from-other-model
+if want $case; then
+  # --from a bifurcation point saved by another version of the model (three-bar with
+  # its spring halved: the same unknowns, so the fingerprint agrees) is refused, exit 1:
+  # its BP1 was reported "located" at the old 1/3 and branches were traced from it.
+  run $case-path "$src/problems/three-bar.cfg" --primary-only
+  sed 's/^spring = 3 3 4 uy 0.4/spring = 3 3 4 uy 0.2/' "$src/problems/three-bar.cfg" > "$work/three-bar-soft.cfg"
+  run $case "$work/three-bar-soft.cfg" --from "$work/$case-path/states/BP1.json"
+  [ $rc -eq 1 ] || die "exit $rc, expected 1"
+  message $case | grep -q 'the saved point BP1 (lambda = 0.333333333333) is not a bifurcation point of this model' ||
+    die "not said: $(message $case)"
+  grep -qF '"critical_points": []' "$work/$case/summary.json" || die "a point reported"
+  # The model that wrote it starts its branches as before.
+  run $case-same "$src/problems/three-bar.cfg" --from "$work/$case-path/states/BP1.json"
+  [ $rc -eq 0 ] || die "the same model: exit $rc: $(message $case-same)"
   ok
 fi
 exit $fail

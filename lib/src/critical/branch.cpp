@@ -646,6 +646,30 @@ bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scali
     message_ = "the saved point " + bp.id + " has no valid bifurcation equation";
     return false;
   }
+  // The saved point must be this model's bifurcation point: SPB from it returns to
+  // it. A state of another version of the model (a spring or an EI changed: the
+  // unknowns keep their names, so the fingerprint agrees) has its bifurcation point
+  // elsewhere, or none, and the branches of the old one are no structure's (three-bar
+  // with its spring halved, from the BP1 of the shipped file: "BP1 0.333333 located"
+  // where this model's is 0.365148). One SPB iteration or two when it is.
+  LocateOptions lo = options_.finder.locate_options;
+  CriticalPoint again = refine(problem_, bp.q, bp.lambda, bp.phi, 0.0, AugmentedSystem::Bifurcation, lo);
+  if (!again.converged || again.kind != CriticalKind::Bifurcation || !finder_.same_point(again, bp)) {
+    message_ = "the saved point " + bp.id + " (lambda = " + core::format_g(bp.lambda, 12) +
+               ") is not a bifurcation point of this model: SPB from it ";
+    if (!again.converged)
+      message_ += "did not converge (" + again.message + ")";
+    else if (again.kind != CriticalKind::Bifurcation)
+      message_ += "converged to a limit point at lambda = " + core::format_g(again.lambda, 12);
+    else
+      message_ += "converged to another point, at lambda = " + core::format_g(again.lambda, 12);
+    message_ += "; the state was written by another model with the same unknowns (another stiffness, geometry or "
+                "load?): trace this model's path to locate its own bifurcation points";
+    branches_.push_back(Branch{});
+    branches_.back().termination = BranchEnd::NotTraced;
+    branches_.back().message = message_;
+    return false;
+  }
   metrics_.assign(1, std::make_shared<const PathMetric>(PathMetric{scaling, ds}));
   // Branch 0 stays the primary path, not traced in this run.
   Branch primary;

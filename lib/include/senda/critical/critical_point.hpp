@@ -233,6 +233,9 @@ class CriticalPointFinder {
   long factorizations() const { return factorizations_; }
   // Takes a point located elsewhere (a saved state); later ids continue its numbering.
   int adopt(const CriticalPoint& cp);
+  // Two located points are one within what the locations resolve (about 100 times
+  // the location tolerance, at least 1e-6 in q and 1e-8 in λ, relative).
+  bool same_point(const CriticalPoint& a, const CriticalPoint& b) const;
 
  private:
   // What a step shows before anything is located: the crossing by the signs, the
@@ -256,7 +259,6 @@ class CriticalPointFinder {
                     std::vector<Candidate>& out, const PathEigenvalues* before = nullptr,
                     const PathEigenvalues* after = nullptr, double predicted = -1.0);
   Found record(CriticalPoint cp, int branch);
-  bool same_point(const CriticalPoint& a, const CriticalPoint& b) const;
 
   FinderOptions options_;
   std::vector<CriticalPoint> points_;
