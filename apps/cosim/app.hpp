@@ -48,6 +48,8 @@ class History {
 };
 
 // summary.json of a finished (or interrupted) run.
+// Why a diverged run stopped, naming the unit ("" for a run that did not diverge).
+std::string diverged_message(const senda::input::CosimSpec& spec, const senda::cosim::Summary& s);
 std::string summary_json(const senda::input::CosimSpec& spec, const senda::cosim::Summary& s);
 
 }  // namespace cosim_app

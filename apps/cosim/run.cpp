@@ -48,7 +48,9 @@ void print_help(const po::options_description& opts) {
       "  parameters.NAME=value changes a [parameters] entry wherever ${{NAME}} is used.\n\n"
       "exit codes:\n"
       "  0    the co-simulation ran to its end time\n"
-      "  1    writing the results failed (what was written is kept)\n"
+      "  1    the run diverged (a unit's state not finite: summary.json says diverged, the\n"
+      "       history keeps every macro step up to that one), or writing the results failed\n"
+      "       (what was written is kept)\n"
       "  2    bad input or command line (message on stderr, nothing written)\n"
       "  3    internal error (a bug: please report it)\n"
       "  130  interrupted by SIGINT or SIGTERM (summary.json says interrupted; the history\n"
@@ -128,6 +130,8 @@ int run_cosim(const senda::input::Config& config, const Command& cmd) {
                s.final_energy, s.max_energy_deviation, s.residual_sum,
                s.unconverged_steps ? fmt::format(", {} steps not converged", s.unconverged_steps) : std::string(),
                cmd.out_dir.string());
+  if (s.termination == senda::cosim::Termination::Diverged)
+    fmt::print(stderr, "cosim: {}\n", diverged_message(spec, s));
   if (cmd.plot || spec.plot) {
     // One run: its title; with --compare the runs are named by their directories.
     const std::string title = !cmd.compare.empty() ? "total energy against time"
@@ -146,7 +150,8 @@ int run_cosim(const senda::input::Config& config, const Command& cmd) {
     const senda::output::RenderResult r = senda::output::render_plot(pf);
     if (r.status != senda::output::RenderStatus::Rendered) fmt::print(stderr, "cosim: --plot: {}\n", r.message);
   }
-  return s.termination == senda::cosim::Termination::Interrupted ? senda_app::kExitInterrupted : senda_app::kExitOk;
+  if (s.termination == senda::cosim::Termination::Interrupted) return senda_app::kExitInterrupted;
+  return s.termination == senda::cosim::Termination::Diverged ? senda_app::kExitFailed : senda_app::kExitOk;
 }
 
 }  // namespace cosim_app

@@ -107,4 +107,24 @@ n = sum(1 for _ in open(d + "/cosim_history.csv")) - 1
 assert s["termination"] == "interrupted" and 0 < s["steps"] < 10**8, s
 assert n == s["steps"] + 1, (n, s["steps"])
 PY
+
+# 7. A unit beyond its stability limit (symplectic Euler at omega h = 3.3): the run
+# stops at the first macro step whose state is not finite, exit 1, summary.json
+# "diverged" naming the unit; the history keeps every step up to that one. It went
+# on to its end time as "completed", exit 0, 946 rows of NaN.
+"$cosim" "$src/problems/cosim/seed002-dd.cfg" --out "$work/div" --quiet cosim.end_time=300 cosim.macro_step=0.3 \
+  parameters.h1=0.1 parameters.h2=0.1 > "$work/div.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] && ok "diverged: exit 1" || bad "diverged: exit $rc: $(cat "$work/div.log")"
+grep -q "cosim: diverged: unit 'ss1', its energy, is not finite at t = 16.2 s (macro step 54)" "$work/div.log" &&
+  ok "diverged: said on stderr" || bad "diverged: not said: $(cat "$work/div.log")"
+$py - "$work/div" <<'PY' && ok "diverged: summary.json diverged, the history ends at that step" || fail=1
+import json, math, sys
+d = sys.argv[1]
+s = json.load(open(d + "/summary.json"))
+rows = open(d + "/cosim_history.csv").read().splitlines()
+assert s["termination"] == "diverged" and s["steps"] == 54 and "unit 'ss1'" in s["message"], s
+assert len(rows) == 1 + 55, len(rows)
+assert math.isfinite(s["energy"]["final"]) and math.isfinite(s["energy"]["max"]), s["energy"]
+PY
 exit $fail

@@ -22,6 +22,7 @@ const char* to_string(Termination t) {
   switch (t) {
     case Termination::Completed: return "completed";
     case Termination::Interrupted: return "interrupted";
+    case Termination::Diverged: return "diverged";
   }
   return "?";
 }
@@ -266,6 +267,25 @@ Summary run(const std::vector<Unit*>& units, const std::vector<Connection>& conn
     record_energy(u_now);
     rec.outputs = prov;
     s.steps = rec.step;
+    // A state that is no longer finite ends the run at this step (recorded, so that
+    // the history shows where): the numbers after it would all be NaN, and the
+    // extremes of the energy below would stand for the steps before only.
+    for (int k = 0; k < n && s.diverged_unit < 0; ++k) {
+      if (!std::isfinite(rec.energy[k])) {
+        s.diverged_unit = k;
+        s.diverged_what = "its energy";
+      }
+      for (std::size_t j = 0; j < prov[k].size() && s.diverged_unit < 0; ++j)
+        if (!std::isfinite(prov[k][j])) {
+          s.diverged_unit = k;
+          s.diverged_what = "its output " + std::to_string(j + 1);
+        }
+    }
+    if (s.diverged_unit >= 0) {
+      s.termination = Termination::Diverged;
+      if (on_record) on_record(rec);
+      break;
+    }
     s.final_energy = rec.total_energy;
     s.min_energy = std::min(s.min_energy, rec.total_energy);
     s.max_energy = std::max(s.max_energy, rec.total_energy);

@@ -65,8 +65,11 @@ struct MacroRecord {
   std::vector<std::vector<double>> outputs;  // y_k at t_n as exchanged
 };
 
-enum class Termination { Completed, Interrupted };
-const char* to_string(Termination t);  // "completed", "interrupted"
+// Diverged: a unit's energy or an exchanged output is not finite after a macro step
+// (an explicit unit beyond its stability limit, a coupling that feeds energy in
+// faster than it leaves): the run stops there; the step's record is written.
+enum class Termination { Completed, Interrupted, Diverged };
+const char* to_string(Termination t);  // "completed", "interrupted", "diverged"
 
 struct Summary {
   Termination termination = Termination::Completed;
@@ -77,6 +80,10 @@ struct Summary {
   double min_energy = 0.0, max_energy = 0.0;
   double residual_sum = 0.0;        // Σ δ_n
   int unconverged_steps = 0;        // iterated steps that did not meet the tolerance
+  // A diverged run: the unit (index into units) and what of it was not finite
+  // ("its energy", "its output 2") at the last macro step; -1 otherwise.
+  int diverged_unit = -1;
+  std::string diverged_what;
 };
 
 // Called with every record (step 0 first); a stream of them is the history.
