@@ -199,12 +199,32 @@ class CosimBuilder {
       // The structure file's own errors name its line and key; one that cannot be
       // read at all (missing, a directory, empty) is this field's error.
       const Spec structure = [&] {
-        try {
-          return load(path);
-        } catch (const ConfigError& ex) {
-          if (ex.file() != path.string() || ex.line() != 0 || !ex.key().empty()) throw;
-          f.fail(fmt::format("field 'file' = '{}': {}: {}", *file, path.string(), ex.message()), "a .cfg of the structure");
+        Config sc = [&] {
+          try {
+            return Config::read_file(path);
+          } catch (const ConfigError& ex) {
+            if (ex.file() != path.string() || ex.line() != 0 || !ex.key().empty()) throw;
+            f.fail(fmt::format("field 'file' = '{}': {}: {}", *file, path.string(), ex.message()),
+                   "a .cfg of the structure");
+          }
+        }();
+        // The unit takes the structure's stiffness at rest and nothing else: what
+        // would change its motion and is not used is refused, not dropped (a
+        // rigid-link pendulum ran as a free mass, its bob 1.35 m from the pivot; a
+        // dead load left the motion byte-identical).
+        for (const Entry& x : sc.entries()) {
+          const bool dynamics = x.key.rfind("dynamics.", 0) == 0;
+          if (!dynamics && x.key != "model.dead_load") continue;
+          f.fail(fmt::format("{} line {}: {} is not used by a structure unit, which takes the structure's stiffness "
+                             "at rest (K at q = 0, lambda = 0) and the unit's own fields: {}",
+                             path.string(), x.line, x.key,
+                             dynamics ? "its mass is 'mass' (and 'inertia'), its start 'v0'; the [dynamics] section "
+                                        "(masses, rigid links, loads in time) belongs to simulate"
+                                      : "a dead load would move its rest state, which a linearised unit does not "
+                                        "have; remove it (or couple the load as another unit's output)"),
+                 "a trace file without [dynamics] or model.dead_load");
         }
+        return build(sc);
       }();
       const auto node_label = f.text("node");
       if (!node_label) f.fail("field 'node' is required", "a node id of " + path.string());
