@@ -5,7 +5,7 @@
 #   CASE: control-refused, runaway, monotone-control, control-turning-point,
 #         no-return, no-jump, close-points, outside-bracket, unlocated-null,
 #         stiff-shear, cancelling-pair, few-steps, load-jump, follow-bad-start,
-#         bound-inside-step, from-other-model (all when omitted)
+#         bound-inside-step, from-other-model, switch-unknown (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -367,6 +367,19 @@ if want $case; then
   # The model that wrote it starts its branches as before.
   run $case-same "$src/problems/three-bar.cfg" --from "$work/$case-path/states/BP1.json"
   [ $rc -eq 0 ] || die "the same model: exit $rc: $(message $case-same)"
+  ok
+fi
+case=switch-unknown
+if want $case; then
+  # --switch names a point no branch started from: said in the message (it was
+  # passed over in silence). BP1 is switched at as asked; BP7 does not exist.
+  run $case "$src/problems/three-bar.cfg" --switch BP7,BP1
+  [ $rc -eq 0 ] || die "exit $rc: $(message $case)"
+  message $case | grep -q 'branches.at names points no branch started from: BP7 (not found on this run' ||
+    die "not said: $(message $case)"
+  grep -q '"start_point": "BP1"' "$work/$case/summary.json" || die "no branch from BP1"
+  run $case-all "$src/problems/three-bar.cfg"
+  ! message $case-all | grep -q 'branches.at' || die "said without --switch"
   ok
 fi
 exit $fail

@@ -638,6 +638,32 @@ void BranchExplorer::run(continuation::PathFollower& f, ExplorerEvents& events) 
   std::vector<Pending> queue;
   trace_branch(f, branches_.back(), events, queue);
   for (std::size_t k = 0; k < queue.size() && !interrupted_; ++k) switch_at(queue[k], events, queue);
+  // A point branches.at (--switch) names that no branch started from is said: a
+  // typo or a point this run did not reach was passed over in silence.
+  if (!options_.switch_branches || interrupted_) return;
+  std::string missing;
+  for (const std::string& id : options_.switch_at) {
+    const auto& pts = finder_.points();
+    const auto it = std::find_if(pts.begin(), pts.end(), [&](const CriticalPoint& p) { return p.id == id; });
+    std::string why;
+    if (it == pts.end())
+      why = "not found on this run's paths";
+    else if (it->kind != CriticalKind::Bifurcation)
+      why = "a limit point, where no branch starts";
+    else if (!it->converged)
+      why = "not located";
+    else if (!it->abe || !it->abe->valid)
+      why = "no valid bifurcation equation";
+    else if (!it->switched)
+      why = "not switched at (branches.max_depth or max_branches)";
+    if (!why.empty()) missing += (missing.empty() ? "" : ", ") + id + " (" + why + ")";
+  }
+  if (!missing.empty()) {
+    if (!message_.empty()) message_ += "; ";
+    message_ += "branches.at names points no branch started from: " + missing +
+                " (a point of a secondary branch is reached only when that branch is traced: name the point it "
+                "starts from too)";
+  }
 }
 
 bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scaling& scaling, double ds,
