@@ -5,7 +5,7 @@
 #   CASE: control-refused, runaway, monotone-control, control-turning-point,
 #         no-return, no-jump, close-points, outside-bracket, unlocated-null,
 #         stiff-shear, cancelling-pair, few-steps, load-jump, follow-bad-start,
-#         bound-inside-step, from-other-model, switch-unknown (all when omitted)
+#         bound-inside-step, from-other-model, switch-unknown, loose-tolerance (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -380,6 +380,16 @@ if want $case; then
   grep -q '"start_point": "BP1"' "$work/$case/summary.json" || die "no branch from BP1"
   run $case-all "$src/problems/three-bar.cfg"
   ! message $case-all | grep -q 'branches.at' || die "said without --switch"
+  ok
+fi
+case=loose-tolerance
+if want $case; then
+  # At critical.tolerance = 1e-2 the radius within which two located points are one
+  # was 100 tol = the whole structure: von Mises' LP2 was "Newton converged to LP1".
+  run $case "$src/problems/von-mises.cfg" critical.tolerance=1e-2
+  [ $rc -eq 0 ] || die "exit $rc: $(message $case)"
+  n=$(points $case | awk '$1 == "limit" && $2 == "true"' | wc -l)
+  [ "$n" -eq 2 ] || die "$n located limit points, expected 2"
   ok
 fi
 exit $fail
