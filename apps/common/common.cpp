@@ -46,7 +46,7 @@ std::filesystem::path default_out_dir(const std::string& cfg) {
 
 senda::input::Config read_config(const std::string& cfg, const std::vector<std::string>& overrides) {
   senda::input::Config config = senda::input::Config::read_file(cfg);
-  for (const std::string& o : overrides) config.apply_override(o);
+  config.apply_overrides(overrides);
   return config;
 }
 

@@ -65,7 +65,8 @@ void print_help(const po::options_description& opts) {
   fmt::print(
       "overrides:\n"
       "  section.key=value after FILE.cfg replaces the file's value of a key; for a\n"
-      "  repeatable key (node, truss, load, track, ...) it adds one more entry.\n"
+      "  repeatable key (node, truss, load, track, ...) it adds one more entry; a\n"
+      "  non-repeatable key given twice on the command line is refused.\n"
       "  e.g. trace problems/von-mises.cfg stop.max_steps=50\n"
       "  parameters.NAME=value changes a [parameters] entry wherever ${{NAME}} is used.\n\n");
   fmt::print("{}\n", kExitCodes);

@@ -132,6 +132,21 @@ TEST_CASE("config: command-line overrides", "[input][config][overrides]") {
     CHECK(c.all("stop.max_steps").size() == 1);
     CHECK(c.find("stop.max_steps")->file == kCommandLine);
   }
+  SECTION("a scalar given twice on the command line is refused") {
+    // The last one won in silence (dynamics.dt=0.1 dynamics.dt=0.5 ran at 0.5).
+    CHECK_THROWS_WITH(c.apply_overrides({"stop.max_steps=50", "model.node=2 1 0", "stop.max_steps = 60"}),
+                      "<command line>: key 'stop.max_steps': given twice on the command line ('50', then '60'); "
+                      "only repeatable keys may repeat");
+    // A repeatable key appends; a parameter may repeat (the last wins); a program may
+    // override a key again, one call at a time (a run started from a saved state).
+    Config p = Config::parse("[parameters]\nh = 1\n[model]\nnode = 1 0 0\n", "t.cfg");
+    p.apply_overrides({"model.node=2 1 0", "model.node=3 2 0", "parameters.h=2", "parameters.h=3"});
+    CHECK(*p.parameter("h") == 3.0);
+    CHECK(p.all("model.node").size() == 3);
+    p.apply_override("stop.max_steps=25");
+    p.apply_override("stop.max_steps=2");
+    CHECK(*p.integer("stop.max_steps") == 2);
+  }
   SECTION("a scalar absent from the file is added") {
     c.apply_override("continuation.psi = 0.5");
     CHECK(*c.real("continuation.psi") == 0.5);

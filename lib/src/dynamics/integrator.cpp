@@ -504,7 +504,7 @@ bool Integrator::accept(State& n, StepReport& rep) {
     message_ = "the energy error reached " + fmt_g(e.error) + " at t = " + fmt_g(n.t) + ", " + fmt_g(std::abs(e.relative)) +
                " times the energy supplied (|E0| plus the loads' largest work so far): " +
                (options_.scheme == Scheme::Index1RK4
-                    ? "the explicit RK4 is unstable at this time step (it is stable for omega_max dt <= 2.78, "
+                    ? "the explicit RK4 is unstable at this time step (it is stable for omega_max dt <= 2 sqrt 2 = 2.83 on undamped modes, 2.78 on purely damped ones, "
                       "omega_max the highest natural frequency of the model): lower dynamics.dt"
                     : "the scheme created energy at this time step: lower dynamics.dt, or use energy-momentum") +
                "; the last state is that of the step before";

@@ -1751,7 +1751,7 @@ std::vector<std::string> track_columns(const Spec& spec) {
 
 Spec load(const fs::path& file, const std::vector<std::string>& overrides) {
   Config c = Config::read_file(file);
-  for (const std::string& o : overrides) c.apply_override(o);
+  c.apply_overrides(overrides);
   return build(c);
 }
 

@@ -223,7 +223,7 @@ const std::vector<OptionSpec>& option_table() {
       {"dynamics.max_steps", T::Integer, "1000000", "[1, 100000000]", false,
        "dynamics: the most steps a run may take (t_end/dt above it is refused)"},
       {"dynamics.beta", T::Real, "0.25", "(0, 0.5]", false, "dynamics: Newmark beta (newmark only)"},
-      {"dynamics.gamma", T::Real, "0.5", "[0, 1]", false, "dynamics: Newmark gamma (newmark only)"},
+      {"dynamics.gamma", T::Real, "0.5", "[0, 1]", false, "dynamics: Newmark gamma, at least 1/2 (newmark only)"},
       {"dynamics.alpha", T::Real, "-0.05", "[-0.333333333333333, 0]", false,
        "dynamics: HHT alpha (hht only; beta = (1 - alpha)^2/4, gamma = 1/2 - alpha)"},
       {"dynamics.tangent", T::Choice, "exact", "exact|symmetric", false,
@@ -781,6 +781,34 @@ void Config::apply_override(std::string_view assignment) {
     throw ConfigError(kCommandLine, 0, e.key, "the argument holds bytes that are not UTF-8 text");
   add(std::move(e), true, false);
   check_design();
+}
+
+void Config::apply_overrides(const std::vector<std::string>& assignments) {
+  // Two of one non-repeatable key on one command line contradict each other (the
+  // last won in silence: dynamics.dt=0.1 dynamics.dt=0.5 ran at 0.5). A parameter is
+  // overridden again by the design studies' families, on copies, one at a time.
+  std::map<std::string, std::string, std::less<>> given;
+  for (const std::string& a : assignments) {
+    const auto eq = a.find('=');
+    if (eq != std::string::npos) {
+      const std::string key(trim(std::string_view(a).substr(0, eq)));
+      const std::string value(trim(std::string_view(a).substr(eq + 1)));
+      const OptionSpec* o = find_option(key);
+      if (o && !o->repeatable && std::string_view(o->key) != kParameterRow) {
+        const auto [at, fresh] = given.emplace(key, value);
+        if (!fresh)
+          throw ConfigError(kCommandLine, 0, key,
+                            "given twice on the command line (" + quote_excerpt(at->second) + ", then " +
+                                quote_excerpt(value) + "); only repeatable keys may repeat" +
+                                (key == "branches.switch" || key == "branches.at" || key == "branches.from" ||
+                                         key == "design.follow"
+                                     ? " (trace's --primary-only, --switch, --from and --follow set branches.switch, "
+                                       "branches.at, branches.from and design.follow)"
+                                     : ""));
+      }
+    }
+    apply_override(a);
+  }
 }
 
 std::optional<double> Config::parameter(std::string_view name) const {

@@ -105,6 +105,9 @@ class Config {
 
   // Applies "section.key=value" (scalar: replaces, repeatable: appends).
   void apply_override(std::string_view assignment);
+  // A command line's overrides, in order: as apply_override, and a non-repeatable key
+  // (other than a parameter) given twice among them is refused, naming both values.
+  void apply_overrides(const std::vector<std::string>& assignments);
 
   const std::string& file() const { return file_; }
   const std::vector<Entry>& entries() const { return entries_; }
