@@ -227,10 +227,13 @@ void print_report(const senda::input::Spec& spec, const an::TraceResult& s, cons
       else
         fmt::print("{}{} from {} ({}): {} points, {}{}\n", indent, b.id, b.start_point, b.direction > 0 ? "+" : "-",
                    b.points + 1, cr::to_string(b.termination), b.end_point.empty() ? "" : " at " + b.end_point);
-      // Why a branch ended early (a crawling branch, a failed step), under it.
+      // Why a branch ended early (a crawling branch, a failed step), under it; and the
+      // notes a branch that ran to its end carries after its end reason ("; under
+      // load control 1 step jumped ...", a bound crossed inside a step).
       const bool early = b.termination == cr::BranchEnd::Stalled || b.termination == cr::BranchEnd::Diverged ||
                          b.termination == cr::BranchEnd::StepTooSmall || b.termination == cr::BranchEnd::Jumped;
-      if (early && !b.message.empty()) fmt::print("{}  {}\n", indent, b.message);
+      const bool notes = b.id > 0 && b.message.find("; ") != std::string::npos;
+      if ((early || notes) && !b.message.empty()) fmt::print("{}  {}\n", indent, b.message);
       for (const cr::NeutralStretch& n : b.neutral) fmt::print("{}  {}\n", indent, cr::describe(n));
     }
   }

@@ -5,7 +5,8 @@
 #   CASE: control-refused, runaway, monotone-control, control-turning-point,
 #         no-return, no-jump, close-points, outside-bracket, unlocated-null,
 #         stiff-shear, cancelling-pair, few-steps, load-jump, follow-bad-start,
-#         bound-inside-step, from-other-model, switch-unknown, loose-tolerance (all when omitted)
+#         bound-inside-step, from-other-model, switch-unknown, loose-tolerance,
+#         load-control-branches (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -390,6 +391,32 @@ if want $case; then
   [ $rc -eq 0 ] || die "exit $rc: $(message $case)"
   n=$(points $case | awk '$1 == "limit" && $2 == "true"' | wc -l)
   [ "$n" -eq 2 ] || die "$n located limit points, expected 2"
+  ok
+fi
+case=load-control-branches
+if want $case; then
+  # Load control on secondary branches. Three-bar: each branch from BP1 jumps over its
+  # loop's top (lambda 0.42 -> 0.43, onto the path beyond the support line), the
+  # corrector moving the displacements 2.1 times what the predictor did: said (the
+  # bound was 10 times, and nothing was said).
+  run $case "$src/problems/three-bar.cfg" continuation.constraint=load
+  [ $rc -eq 0 ] || die "three-bar: exit $rc: $(message $case)"
+  n=$(grep -c 'under load control 1 step jumped (the first from point 5 at lambda = 0.42' "$work/$case/summary.json")
+  [ "$n" -eq 2 ] || die "three-bar: the jump said on $n branches, expected 2"
+  grep -q 'under load control 1 step jumped' "$work/$case.log" || die "three-bar: the branch's note not on the console"
+  # Euler column: a step of the branch crossed the primary path onto its mirror (ux
+  # -0.05 -> +0.51) and the branch was said to rejoin at BP1; it is refused (the
+  # displacements turned back against the tangent) and halved steps stay on it.
+  run $case-euler "$src/problems/euler-column.cfg" continuation.constraint=load
+  ! grep -q '"termination": "rejoined"' "$work/$case-euler/summary.json" || die "euler: a branch rejoined"
+  grep -q '"id": "BP2"' "$work/$case-euler/summary.json" && die "euler: a BP2"
+  awk -F, 'NR > 1 && $2 == 1 && $4 + 0 > 1e-9 { bad = 1 } END { exit bad }' "$work/$case-euler/path.csv" ||
+    die "euler: branch 1 changed sides"
+  # Roorda's frame (its own model has a limit point at 13.9174526 before the
+  # bifurcation): load control ends there, and says why.
+  run $case-roorda "$src/problems/roorda-frame.cfg" continuation.constraint=load
+  message $case-roorda | grep -q 'load control: the path reaches a limit point near lambda = 13.91745' ||
+    die "roorda: not said: $(message $case-roorda)"
   ok
 fi
 exit $fail
