@@ -6,7 +6,7 @@
 #         no-return, no-jump, close-points, outside-bracket, unlocated-null,
 #         stiff-shear, cancelling-pair, few-steps, load-jump, follow-bad-start,
 #         bound-inside-step, from-other-model, switch-unknown, loose-tolerance,
-#         load-control-branches (all when omitted)
+#         load-control-branches, displacement-back (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -417,6 +417,24 @@ if want $case; then
   run $case-roorda "$src/problems/roorda-frame.cfg" continuation.constraint=load
   message $case-roorda | grep -q 'load control: the path reaches a limit point near lambda = 13.91745' ||
     die "roorda: not said: $(message $case-roorda)"
+  ok
+fi
+case=displacement-back
+if want $case; then
+  # Displacement control where the controlled dof takes its value on both sides of a
+  # turning point. Lee's frame, node 3 ux: the first step went to lambda = -0.031 and
+  # on down the negative-load side; the step that goes back along the path is refused.
+  run $case "$src/problems/lee-frame.cfg" continuation.constraint=displacement "continuation.control=3 ux" stop.max_steps=20
+  column $case lambda | awk '$1 < 0 { bad = 1 } END { exit bad }' || die "lee: a point at negative lambda"
+  # The star dome, apex uz: a step past the apex's turning point jumped a whole loop
+  # of the path (u_2_uz -6.1 -> -12.5, six eigenvalues crossed in one step, LP4-LP6
+  # and BP2 dropped) and the run said "completed". The tangent's turn is now checked
+  # as for arc-length steps, and the run ends at the turning point, saying so.
+  run $case-dome "$src/problems/star-dome.cfg" --primary-only continuation.constraint=displacement "continuation.control=1 uz"
+  [ "$(termination $case-dome)" = step-too-small ] || die "dome: termination $(termination $case-dome)"
+  message $case-dome | grep -q 'displacement control: node 1 uz reaches a turning point near lambda = -1.0' ||
+    die "dome: not said: $(message $case-dome)"
+  ! grep -q '6 eigenvalues crossed zero in one step' "$work/$case-dome/summary.json" || die "dome: the loop jumped"
   ok
 fi
 exit $fail

@@ -777,6 +777,23 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
       return false;
     }
   }
+  // (b'') Under displacement control the step must not go back along the path: more
+  // than 90° with the tangent it was predicted along (oriented by σ, eq. 2.5). Near a
+  // turning point of the controlled dof the prescribed value is met on both sides of
+  // it, and the corrector took the other: Lee's frame with node 3 ux controlled (ux
+  // turns at λ ≈ 0.004) went to λ = −0.031 on its first step, and on down the path's
+  // negative-load side. Refused and halved, the steps reach the turning point, where
+  // the run ends saying so.
+  if (k == ConstraintKind::DisplacementControl && !first_step_constraint_) {
+    const double c = scaling_.dot(new_secant_q_, secant_l, tq_, tl_);
+    const double nn = scaling_.norm(new_secant_q_, secant_l) * scaling_.norm(tq_, tl_);
+    if (nn > 0.0 && c < 0.0) {
+      why = "the step went back along the path (its secant makes " +
+            format_number(std::acos(std::clamp(c / nn, -1.0, 1.0)) * 180.0 / M_PI) +
+            " degrees with the tangent: the controlled dof takes its value on both sides of a turning point)";
+      return false;
+    }
+  }
   // (c) Path jumping (issue 19, item 7): the displacements of the converged point are
   // within what the predictor moved them of the predicted ones, in the scaled norm. A
   // step dominated by λ (auto_scale = false with a large ψ) passes (a) and (b) with a
@@ -877,7 +894,8 @@ bool PathFollower::advance() {
         std::swap(work_, point_);
         ok = false;
         why = "tangent not finite at the new point";
-      } else if (has_secant_ && !first_step_constraint_ && is_arc_length(constraint.kind()) &&
+      } else if (has_secant_ && !first_step_constraint_ &&
+                 (is_arc_length(constraint.kind()) || constraint.kind() == ConstraintKind::DisplacementControl) &&
                  turn < std::cos(options_.max_turn_degrees * M_PI / 180.0)) {
         // (d) Path jumping (issue 19, item 7): the tangent turns by at most
         // max_turn_degrees (20°) in one step; the catalogue's steps turned by < 9°
