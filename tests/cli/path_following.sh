@@ -368,6 +368,12 @@ if want $case; then
   # The model that wrote it starts its branches as before.
   run $case-same "$src/problems/three-bar.cfg" --from "$work/$case-path/states/BP1.json"
   [ $rc -eq 0 ] || die "the same model: exit $rc: $(message $case-same)"
+  # A first step asked for on the command line does not apply to branches from a
+  # saved point (it was ignored in silence): refused, naming the ratio that does.
+  run $case-step "$src/problems/three-bar.cfg" --from "$work/$case-path/states/BP1.json" continuation.initial_step=0.01
+  [ $rc -eq 2 ] || die "initial_step with --from: exit $rc"
+  grep -q "key 'continuation.initial_step': does not apply to a run from a saved state" "$work/$case-step.log" ||
+    die "initial_step with --from: $(cat "$work/$case-step.log")"
   ok
 fi
 case=switch-unknown

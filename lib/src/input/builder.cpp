@@ -1724,6 +1724,14 @@ Spec Builder::run() {
   s.problem_name = c_.text("output.name").value_or(fs::path(c_.file()).stem().string());
   s.node_entries = std::move(node_entries_);
   if (const auto from = c_.text("branches.from")) {
+    // The branches of a saved point start from the state's own first step (its
+    // initial_step, a length in the state's scaled norm) times switch_step_ratio: a
+    // load increment asked for on the command line would be ignored, as it was.
+    if (const Entry* e = c_.find("continuation.initial_step"); e && e->file == kCommandLine)
+      c_.fail(e, e->key,
+              "does not apply to a run from a saved state (branches.from, --from): its branches start from the "
+              "state's first step (initial_step in " + *from + ") times branches.switch_step_ratio; set that ratio",
+              "branches.switch_step_ratio=R with --from");
     analysis::SavedState st = read_state(*from, model_->size(), core::unknowns_fingerprint(*model_));
     st.source = *from;
     s.analysis.from = std::move(st);
