@@ -29,10 +29,11 @@ int run_imperfection(const in::Config& config, const Command& cmd) {
     throw in::ConfigError(e.file(), e.line(), "--imperfection", e.message(),
                           e.valid().empty() ? "NAME=START:STOP:COUNT, NAME a [parameters] entry" : e.valid());
   }
-  if (!(spec.start > 0.0) || !(spec.stop > 0.0) || spec.count < 2)
+  if (!(spec.start > 0.0) || !(spec.stop > 0.0) || spec.count < 2 || spec.start == spec.stop)
     throw in::ConfigError(in::kCommandLine, 0, "--imperfection",
-                          "amplitudes must be positive and at least two (they are spaced geometrically)",
-                          "NAME=START:STOP:COUNT with 0 < START, 0 < STOP, COUNT >= 2");
+                          "amplitudes must be positive, at least two, and START and STOP distinct (they are spaced "
+                          "geometrically, and the law is fitted over them)",
+                          "NAME=START:STOP:COUNT with 0 < START, 0 < STOP, START != STOP, COUNT >= 2");
   spec.log = true;
   const in::Spec reference = in::build(config);
   if (stop_requested()) return kExitInterrupted;  // before the old results are touched

@@ -65,8 +65,9 @@ grep -q '"message": "the exponent' "$work/roorda/imperfection.json" || die "roor
 "$trace" "$roorda" --out "$work/roorda-m" --quiet --imperfection eps=1e-3:1:4 parameters.side=-1 > "$work/roorda-m.log" 2>&1
 grep -q "left out of the fit: lambda_max is not below" "$work/roorda-m.log" || die "roorda eps < 0: $(cat "$work/roorda-m.log")"
 
-# Bad input: amplitude 0 (no geometric spacing), an unknown parameter.
-for spec in eps=0:1e-3:4 nope=1e-6:1e-3:4; do
+# Bad input: amplitude 0 (no geometric spacing), an unknown parameter, START = STOP
+# (a fit over one amplitude was reported as a valid law).
+for spec in eps=0:1e-3:4 nope=1e-6:1e-3:4 eps=1e-6:1e-6:3; do
   "$trace" "$cfg" --out "$work/bad" --imperfection "$spec" > "$work/bad.log" 2>&1
   rc=$?
   [ $rc -eq 2 ] || die "--imperfection $spec: exit $rc: $(cat "$work/bad.log")"

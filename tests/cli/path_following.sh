@@ -333,6 +333,18 @@ if want $case; then
   # step-too-small, "the critical point may cease to exist there").
   run $case-h0 "$src/tests/design/von-mises-h.cfg" --follow LP1 design.direction=down
   grep -q '"termination": "invalid-model"' "$work/$case-h0/summary.json" || die "h -> 0: not invalid-model"
+  # A curve that cannot leave its point because the parameter breaks the bifurcation
+  # (a sway force at the apex: no sensitivity) is exit 1 too (it was 0).
+  run $case-imp "$src/tests/design/von-mises-imperfect.cfg" --follow BP1 design.parameter=eps branches.switch=false
+  [ $rc -eq 1 ] || die "imperfection parameter: exit $rc, expected 1"
+  grep -q 'the curve of BP1 could not start (no sensitivity at the start point' "$work/$case-imp.log" ||
+    die "imperfection parameter: not said: $(cat "$work/$case-imp.log")"
+  # The sensitivities take the file's critical.bifurcation_tolerance, as the curves
+  # do: Roorda's frame sets 1e-2 (its own model unfolds the bifurcation: phi^T r =
+  # 1.9e-3), and its joint force (phi^T g_mu = 1.8e-6 relative) keeps the bifurcation
+  # there. The sensitivities used 1e-6 always, and called it an imperfection.
+  run $case-tol "$src/tests/design/roorda-imperfect.cfg" design.parameter=eps branches.switch=false
+  grep -q '"dlambda_dmu": -0.1767' "$work/$case-tol/summary.json" || die "roorda: no sensitivity at the file's tolerance"
   ok
 fi
 case=bound-inside-step

@@ -363,4 +363,6 @@ TEST_CASE("power-law fit recovers exact data and rejects non-positive values", "
   CHECK(std::abs(f.exponent - 0.4) <= 1e-12);
   CHECK(std::abs(f.coefficient - 0.7) <= 1e-12);
   CHECK_FALSE(fit_power_law({1.0, 0.0}, {1.0, 1.0}).valid);
+  // One distinct x: no law (it was c = 1, exponent ln y / ln x, "valid").
+  CHECK_FALSE(fit_power_law({1e-6, 1e-6, 1e-6}, {2e-4, 2e-4, 2e-4}).valid);
 }

@@ -213,6 +213,12 @@ TraceResult Analysis::run(Observer& observer) {
 
 void Analysis::run_design(TraceResult& r, Observer& observer) const {
   if (design_.empty()) return;
+  // The tolerances of the run's own critical points, for the sensitivities and the
+  // curves alike (the sensitivities used the defaults: critical.bifurcation_tolerance
+  // = 1e-2 still called a φᵀg_μ of 1.25e-5 an imperfection, whose curve was followed).
+  critical::SensitivityOptions so;
+  so.bifurcation_tolerance = options_.explorer.finder.locate_options.bifurcation_tolerance;
+  so.symmetric_tolerance = options_.explorer.symmetric_tolerance;
   // Sensitivities of every located simple point to every design parameter (eqs. 8.2, 8.3).
   for (CriticalRecord& rec : r.critical_points) {
     const critical::CriticalPoint& cp = rec.point;
@@ -222,7 +228,7 @@ void Analysis::run_design(TraceResult& r, Observer& observer) const {
       ps.parameter = d.name;
       ps.value = d.value;
       try {
-        ps.sensitivity = critical::sensitivity(*d.family, d.value, cp);
+        ps.sensitivity = critical::sensitivity(*d.family, d.value, cp, so);
       } catch (const core::InvalidMember& e) {
         // A family that cannot give the problem at μ ± δ (the input layer
         // refuses a value that makes the model invalid); anything else is a bug.
@@ -243,8 +249,7 @@ void Analysis::run_design(TraceResult& r, Observer& observer) const {
   co.locate.tolerance = finder.locate_options.tolerance;
   co.locate.max_iterations = finder.locate_options.max_iterations;
   co.locate.bifurcation_tolerance = finder.locate_options.bifurcation_tolerance;
-  co.sensitivity.bifurcation_tolerance = finder.locate_options.bifurcation_tolerance;
-  co.sensitivity.symmetric_tolerance = options_.explorer.symmetric_tolerance;
+  co.sensitivity = so;
   // Ctrl-C inside a curve: it ends within the current point's iterations (the
   // locator polls it too), the points so far kept.
   co.stop_requested = [&observer] { return observer.stop_requested(); };
@@ -273,6 +278,9 @@ void Analysis::run_design(TraceResult& r, Observer& observer) const {
         o.direction = d;
         try {
           c.curve = critical::follow_critical_curve(*mu.family, mu.value, rec->point, o);
+          // A curve that could not leave its point (its sensitivity invalid: the
+          // parameter breaks the bifurcation) was not followed either: exit 1.
+          c.followed = c.curve.termination != critical::CurveTermination::BadStart;
         } catch (const std::exception& e) {
           // The family refused a value next to the start (μ₀ ± δ of the first
           // derivatives); later failures cut the step inside follow_critical_curve.

@@ -591,6 +591,13 @@ PowerLaw fit_power_law(const std::vector<double>& x, const std::vector<double>& 
     A(k, 1) = std::log(x[k]);
     b[k] = std::log(y[k]);
   }
+  // Two distinct x at least: with one (three amplitudes of 1e-6) the least-squares
+  // solution is a minimum-norm one, c = 1 and an exponent ln y / ln x, reported as a
+  // valid law with a residual of 1e-15.
+  if (!(A.col(1).maxCoeff() - A.col(1).minCoeff() > 1e-9 * std::max(1.0, A.col(1).cwiseAbs().maxCoeff()))) {
+    fit.message = "every x is the same: a power law needs two distinct values";
+    return fit;
+  }
   const Eigen::Vector2d c = A.colPivHouseholderQr().solve(b);
   fit.coefficient = std::exp(c[0]);
   fit.exponent = c[1];
