@@ -182,6 +182,14 @@ TEST_CASE("mesh: parametric coordinates, skipped sections and refused structure"
     }
     return std::string();
   };
+  // A curve listed reversed in its physical group (gmsh writes tag -1 for it in
+  // $Entities) is in the group: both bars of "bars" (the second was dropped).
+  const input::Mesh rev = read(
+      "reversed.msh", two + "$PhysicalNames\n1\n1 1 \"bars\"\n$EndPhysicalNames\n$Entities\n0 2 0 0\n"
+                            "1 0 0 0 1 0 0 1 1 0\n2 1 0 0 2 0 0 1 -1 0\n$EndEntities\n"
+                            "$Nodes\n2 3 1 3\n1 1 0 2\n1\n2\n0 0 0\n1 0 0\n1 2 0 1\n3\n2 0 0\n$EndNodes\n"
+                            "$Elements\n2 2 1 2\n1 1 1 1\n1 1 2\n1 2 1 1\n2 2 3\n$EndElements\n");
+  CHECK(rev.elements_in("bars").size() == 2);
   const input::Mesh m = read("comment.msh", two + "$Comment\nanything $Nodes\n$EndComment\n" + body);
   CHECK(m.nodes.size() == 2);
   CHECK(m.elements.size() == 1);

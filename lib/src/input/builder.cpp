@@ -479,6 +479,17 @@ void Builder::read_nodes() {
     }
   }
   extent_ = (hi - lo).stableNorm();
+  // A structure 1e-300 across: the elements' squared lengths underflow (a truss of
+  // nodes 1e-300 apart ended in an internal error, exit 3). Coordinates are bounded
+  // above by 1e100 when read; the extent below by the same margin from underflow.
+  if (extent_ > 0.0 && extent_ < 1e-100) {
+    const Entry* e = c_.find("model.node");
+    c_.fail(e, "model.node",
+            fmt::format("the nodes span {:.3g}: below 1e-100, where the elements' squared lengths underflow; "
+                        "write the coordinates in another length unit",
+                        extent_),
+            "a structure at least 1e-100 across");
+  }
 }
 
 void Builder::read_elements() {
@@ -1704,6 +1715,12 @@ Spec Builder::run() {
   strain_ = *strain_from(*c_.text("model.strain"));
   formulation_ = *c_.text("model.beam_formulation") == "corotational" ? model::BeamFormulation::Corotational
                                                                        : model::BeamFormulation::SimoReissner;
+  // Only plane beams have a co-rotational element: in 3D the key was ignored, and a
+  // run "with corotational beams" was Simo–Reissner's, bit for bit.
+  if (formulation_ == model::BeamFormulation::Corotational && dim_ == 3)
+    c_.fail(c_.find("model.beam_formulation"), "model.beam_formulation",
+            "corotational beams are plane (Corotational2D): a 3D model's beams are Simo-Reissner's",
+            "simo-reissner with dim = 3");
   model_ = std::make_unique<model::Model>(dim_);
   read_mesh();
   read_nodes();

@@ -61,7 +61,10 @@ const char* to_string(DomeLoad load) { return load == DomeLoad::Apex ? "apex" : 
 
 std::string DomeOptions::validate() const {
   if (rings < 2 || rings > 2000) return fmt::format("rings must be in [2, 2000], found {}", rings);
-  if (!(base_radius > 0.0) || !std::isfinite(base_radius)) return "base_radius must be positive and finite";
+  // Within [1e-50, 1e50]: the sphere's radius is (a² + H²)/(2H), and at a = 1e300 its
+  // square overflowed (NaN coordinates); at 1e-300 the heights underflowed to a flat
+  // dome. The .cfg reader bounds coordinates by 1e100 and the extent below by 1e-100.
+  if (!(base_radius >= 1e-50) || !(base_radius <= 1e50)) return "base_radius must be in [1e-50, 1e50]";
   if (!(rise > 0.0) || !(rise < base_radius)) return "rise must be in (0, base_radius) (a shallow cap)";
   if (!(EA > 0.0) || !std::isfinite(EA)) return "EA must be positive and finite";
   if (layers != 1 && layers != 2) return fmt::format("layers must be 1 or 2, found {}", layers);

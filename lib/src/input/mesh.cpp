@@ -296,7 +296,13 @@ void MshParser::entities() {
       for (int k = 0; k < (dim == 0 ? 3 : 6); ++k) r_.real("entity coordinate");
       const long long nphys = r_.count("numPhysicalTags", 8);
       std::vector<int>& groups = m_.entity_groups[{dim, tag}];
-      for (long long k = 0; k < nphys; ++k) groups.push_back(static_cast<int>(r_.integer("physical tag", 4)));
+      // A negative tag: the entity is in the group with its orientation reversed
+      // (gmsh writes -1 for a curve listed as -3 in `Physical Curve(1) = {1, -3}`).
+      // It is in the group all the same; its elements were dropped in silence.
+      for (long long k = 0; k < nphys; ++k) {
+        const long long t = r_.integer("physical tag", 4);
+        groups.push_back(as_tag(r_, t < 0 ? -t : t, "physical tag"));
+      }
       if (dim > 0) {
         const long long nb = r_.count("number of bounding entities", 8);
         for (long long k = 0; k < nb; ++k) r_.integer("bounding entity tag", 4);
