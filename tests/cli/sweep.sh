@@ -60,6 +60,11 @@ for s in "H=0.3:0.9:4" "h=0.3:0.9" "h=1:2:0" "h=-1:1:3:log"; do
   [ -e "$work/b" ] && die "--sweep $s wrote $work/b"
 done
 "$trace" "$cfg" --out "$work/b" --jobs 0 --sweep h=1:2:2 > /dev/null 2>&1; [ $? -eq 2 ] || die "--jobs 0 accepted"
+# The swept parameter given on the command line too: refused (it was overwritten in silence).
+"$trace" "$cfg" --out "$work/b" --sweep h=0.3:0.6:2 parameters.h=0.7 > "$work/b.log" 2>&1
+[ $? -eq 2 ] || die "--sweep h with parameters.h accepted"
+grep -q "'h' is swept, and given on the command line too" "$work/b.log" || die "--sweep h with parameters.h: $(cat "$work/b.log")"
+[ -e "$work/b" ] && die "--sweep h with parameters.h wrote $work/b"
 # Two studies at once, and an empty --out, are refused (before, --imperfection was
 # ignored, and --out '' wrote to results/<stem>).
 "$trace" "$cfg" --out "$work/b" --sweep h=1:2:2 --imperfection h=1e-3:1e-2:2 > "$work/b.log" 2>&1

@@ -146,6 +146,11 @@ analysis::SweepSpec parse_sweep(std::string_view text, const Config& config) {
     sweep_error("'" + s.parameter + "' is not a parameter of " + config.file(),
                 names.empty() ? "the file has no [parameters]" : names);
   }
+  // The study sets the parameter at every value: an override of it would be
+  // overwritten (it was, in silence).
+  if (const Entry* e = config.find(std::string(kParameterSection) + "." + s.parameter); e && e->file == kCommandLine)
+    sweep_error("'" + s.parameter + "' is swept, and given on the command line too (parameters." + s.parameter + "=" +
+                e->value + "): the study sets it at every value");
   return s;
 }
 
