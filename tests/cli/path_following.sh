@@ -6,7 +6,7 @@
 #         no-return, no-jump, close-points, outside-bracket, unlocated-null,
 #         stiff-shear, cancelling-pair, few-steps, load-jump, follow-bad-start,
 #         bound-inside-step, from-other-model, switch-unknown, loose-tolerance,
-#         load-control-branches, displacement-back (all when omitted)
+#         load-control-branches, displacement-back, km-units (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -453,6 +453,20 @@ if want $case; then
   message $case-dome | grep -q 'displacement control: node 1 uz reaches a turning point near lambda = -1.0' ||
     die "dome: not said: $(message $case-dome)"
   ! grep -q '6 eigenvalues crossed zero in one step' "$work/$case-dome/summary.json" || die "dome: the loop jumped"
+  ok
+fi
+case=km-units
+if want $case; then
+  # The LTB cantilever written in km (lengths 1e-3, EI and GJ 1e-6, the warping
+  # term 1e-12): the same structure, not a mechanism. The check compared a rotational
+  # pivot with a translational one (ratio 9e-15 in km) and refused it, exit 2.
+  sed -e 's/^node = 2 1.0 0.0 0.0/node = 2 0.001 0.0 0.0/' \
+      -e 's/^beam = 1 1 2 3e6 1e6 1e6 1.6 1.0 2500  0 0 1  20/beam = 1 1 2 3e6 1e6 1e6 1.6e-06 1e-06 0.0025 0 0 1 20/' \
+      "$src/problems/ltb-cantilever.cfg" > "$work/ltb-km.cfg"
+  grep -q '^beam = 1 1 2 3e6 1e6 1e6 1.6e-06' "$work/ltb-km.cfg" || die "the km file was not made"
+  run $case "$work/ltb-km.cfg" --primary-only stop.lambda_max=6
+  [ $rc -eq 0 ] || die "exit $rc: $(cat "$work/$case.log")"
+  same_points $case "bifurcation 5.0894297147" || die "BP1 not at 5.0894297147"
   ok
 fi
 exit $fail

@@ -9,6 +9,18 @@ MechanismCheck check_mechanism(const core::Problem& problem) {
   MechanismCheck out;
   SparseMatrix K = problem.tangent_pattern();
   problem.tangent(Vector::Zero(problem.size()), 0.0, K);
+  // Each unknown measured as a length (a rotation θ as θ L, a warping unknown as
+  // ω L², L the structure's size: Problem::kind_length), so that the pivot ratio
+  // below does not depend on the unit of length. Unscaled, a rotational pivot is
+  // ~ EI/L against a translational one's EA/L: the LTB strip written in km had a
+  // ratio of 9e-15 and was refused as a mechanism (in m, 1e-8).
+  Vector len(problem.size());
+  for (int i = 0; i < problem.size(); ++i) {
+    const double l = problem.kind_length(problem.dof_kind(i));
+    len[i] = l > 0.0 && std::isfinite(l) ? l : 1.0;
+  }
+  for (int k = 0; k < K.outerSize(); ++k)
+    for (SparseMatrix::InnerIterator it(K, k); it; ++it) it.valueRef() /= len[it.row()] * len[it.col()];
   // CHOLMOD whatever linalg.solver says: the check reads its pivot ratio, which
   // MUMPS does not report, and runs once, at rest.
   linalg::SymmetricFactorization f(K, linalg::Solver::Cholmod);
