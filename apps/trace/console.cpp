@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -16,6 +17,17 @@ namespace trace_app {
 
 namespace an = senda::analysis;
 namespace cr = senda::critical;
+
+namespace {
+// A sensitivity whose estimated error is above 1e-6 of it says so: ten digits are
+// printed, and where the terms of eq. (8.3) cancel fewer hold (dλ/dEA of a column).
+std::string error_note(double value, double error) {
+  if (!(error > 1e-6 * std::abs(value))) return {};
+  if (!std::isfinite(error)) return " (no error estimate: the halved difference steps give no finite value)";
+  return fmt::format(" (estimated error {:.2g}, {:.2g} of it: the difference quotients are that far from converged)",
+                     error, error / std::max(std::abs(value), 1e-300));
+}
+}  // namespace
 
 std::string progress_line(const Progress& p, std::size_t max_width) {
   const double t = std::max(0.0, p.elapsed_s);
@@ -195,7 +207,8 @@ void print_report(const senda::input::Spec& spec, const an::TraceResult& s, cons
     for (const an::CriticalRecord& rec : s.critical_points)
       for (const an::ParameterSensitivity& ps : rec.sensitivities)
         fmt::print("  {:<5} {} = {:.9g}: {}\n", rec.point.id, ps.parameter, ps.value,
-                   ps.sensitivity.valid ? fmt::format("{:+.9e}", ps.sensitivity.dlambda_dmu)
+                   ps.sensitivity.valid ? fmt::format("{:+.9e}", ps.sensitivity.dlambda_dmu) +
+                                              error_note(ps.sensitivity.dlambda_dmu, ps.sensitivity.error)
                                         : "none: " + ps.sensitivity.message);
   }
   if (!s.curves.empty()) {

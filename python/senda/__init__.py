@@ -148,7 +148,7 @@ class CriticalPoint:
                      {"A", "B1", "B2", "C", "symmetric", "valid", "message",
                       "tangents": [(q array, λ̇), (q array, λ̇)], "tangents_tracked", "incoming", ...}
     branches         ids of the branches it was found on (the first located it)
-    sensitivities    [{"parameter", "value", "valid", "dlambda_dmu", "phi_dot_dg_dmu", "message"}]
+    sensitivities    [{"parameter", "value", "valid", "dlambda_dmu", "dlambda_dmu_error", "phi_dot_dg_dmu", "message"}]
     """
 
     id: str

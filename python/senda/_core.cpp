@@ -451,6 +451,7 @@ py::dict to_dict(const analysis::CriticalRecord& rec, const std::vector<std::str
     x["value"] = s.value;
     x["valid"] = s.sensitivity.valid;
     x["dlambda_dmu"] = s.sensitivity.dlambda_dmu;
+    x["dlambda_dmu_error"] = s.sensitivity.error;
     x["phi_dot_dg_dmu"] = s.sensitivity.phi_dot_gmu;  // the name of summary.json
     x["message"] = s.sensitivity.message;
     sens.append(x);

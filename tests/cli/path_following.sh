@@ -6,7 +6,7 @@
 #         no-return, no-jump, close-points, outside-bracket, unlocated-null,
 #         stiff-shear, cancelling-pair, few-steps, load-jump, follow-bad-start,
 #         bound-inside-step, from-other-model, switch-unknown, loose-tolerance,
-#         load-control-branches, displacement-back, km-units (all when omitted)
+#         load-control-branches, displacement-back, km-units, sensitivity-error (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -467,6 +467,20 @@ if want $case; then
   run $case "$work/ltb-km.cfg" --primary-only stop.lambda_max=6
   [ $rc -eq 0 ] || die "exit $rc: $(cat "$work/$case.log")"
   same_points $case "bifurcation 5.0894297147" || die "BP1 not at 5.0894297147"
+  ok
+fi
+case=sensitivity-error
+if want $case; then
+  # dlambda/dEA and dlambda/dGA of the Euler column are (P/EA)^2-small remainders of
+  # terms of P/EA: the difference quotients give them to tens of percent (dP/dEA
+  # -8.47e-10 against Haringx's -6.11e-10), and ten digits were printed as if exact.
+  # Each value now carries the error estimated with halved steps; dlambda/dEI
+  # (= lambda/EI) is exact to 1e-6 and carries none.
+  run $case "$src/tests/design/euler-column-ei.cfg" branches.switch=false design.parameter=EA design.parameter=GA
+  [ $rc -eq 0 ] || die "exit $rc: $(cat "$work/$case.log")"
+  grep -q 'BP1   EA = 100000: -.*(estimated error' "$work/$case.log" || die "EA: no error said: $(grep EA "$work/$case.log")"
+  grep -q 'BP1   EI = 1: +2.4713[0-9]*e+00$' "$work/$case.log" || die "EI: $(grep 'EI =' "$work/$case.log")"
+  grep -q '"dlambda_dmu_error": [0-9]' "$work/$case/summary.json" || die "no dlambda_dmu_error in summary.json"
   ok
 fi
 exit $fail

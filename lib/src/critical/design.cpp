@@ -80,37 +80,69 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
   }
   const std::shared_ptr<const Problem> p0 = family.at(mu);
   const double delta = mu_step(mu, default_mu_scale(mu, options.mu_scale));
-  const std::shared_ptr<const Problem> pp = family.at(mu + delta), pm = family.at(mu - delta);
   const Problem& problem = *p0;
   const int n = problem.size();
   const Vector& q = cp.q;
   const Vector& phi = cp.phi;
   const double lambda = cp.lambda;
-  Vector gp, gm, gl;
-  pp->residual(q, lambda, gp);
-  pm->residual(q, lambda, gm);
-  const Vector gmu = (gp - gm) / (2.0 * delta);
+  Vector gl;
   problem.dg_dlambda(q, lambda, gl);
   const double phi_r = -phi.dot(gl);
-  const double gmu_norm = gmu.norm();
-  s.phi_dot_gmu = gmu_norm > 0 ? std::abs(phi.dot(gmu)) / (phi.norm() * gmu_norm) : 0.0;
+  // g_μ by central differences with the step h = factor δ; the members at μ ± h
+  // are kept for the tangents below.
+  struct Members {
+    std::shared_ptr<const Problem> plus, minus;
+    Vector gmu;
+    double h = 0.0;
+    bool round_off = false;  // g(μ + h) − g(μ − h) at the round-off of its terms
+  };
+  const auto members = [&](double factor) {
+    Members m;
+    m.h = factor * delta;
+    m.plus = family.at(mu + m.h);
+    m.minus = family.at(mu - m.h);
+    Vector gp, gm;
+    m.plus->residual(q, lambda, gp);
+    m.minus->residual(q, lambda, gm);
+    m.gmu = (gp - gm) / (2.0 * m.h);
+    const double terms = std::max({problem.force_terms(q, lambda), std::abs(lambda) * gl.norm(), gp.norm(), gm.norm()});
+    m.round_off = (gp - gm).norm() <= 64.0 * std::numeric_limits<double>::epsilon() * terms;
+    return m;
+  };
+  const Members m1 = members(1.0);
+  const double gmu_norm = m1.gmu.norm();
+  s.phi_dot_gmu = gmu_norm > 0 ? std::abs(phi.dot(m1.gmu)) / (phi.norm() * gmu_norm) : 0.0;
   // A g_μ at the round-off of the two residuals it is the difference of is no load:
   // the parameter does not act on the structure in this state (the EI of a straight
   // column, a lateral spring on it, GJ of an unbent beam: their forces are those of
   // displacements that are zero). Its direction is then noise, and the cosine above
   // was O(1) (0.24 for the Euler column's EI), which called a stiffness parameter an
   // imperfection and refused its sensitivity and curve.
-  const double terms = std::max({problem.force_terms(q, lambda), std::abs(lambda) * gl.norm(), gp.norm(), gm.norm()});
-  if ((gp - gm).norm() <= 64.0 * std::numeric_limits<double>::epsilon() * terms) s.phi_dot_gmu = 0.0;
+  if (m1.round_off) s.phi_dot_gmu = 0.0;
+
+  // The error of the difference quotients: the result again with every difference
+  // step halved. Central differences err by O(h²), so the result's error is about
+  // 4/3 of the change. Where the terms of eq. (8.3) cancel to a small remainder (dλ/dEA
+  // of the Euler column, (P/EA)² from terms of P/EA) the result can be off by 40 %
+  // with ten digits printed; the estimate says so.
+  const auto with_error = [&](const std::function<std::optional<double>(const Members&, double)>& value) {
+    const std::optional<double> x1 = value(m1, 1.0);
+    if (!x1 || !std::isfinite(*x1)) {
+      s.message = "not finite";
+      return;
+    }
+    s.dlambda_dmu = *x1;
+    s.valid = true;
+    const std::optional<double> x2 = value(members(0.5), 0.5);
+    s.error = x2 && std::isfinite(*x2) ? 4.0 / 3.0 * std::abs(*x1 - *x2) : INFINITY;
+  };
 
   if (cp.kind == CriticalKind::Limit) {
     if (!(std::abs(phi_r) > 0)) {
       s.message = "phi^T r = 0 at a limit point";
       return s;
     }
-    s.dlambda_dmu = phi.dot(gmu) / phi_r;  // eq. (8.2)
-    s.valid = std::isfinite(s.dlambda_dmu);
-    if (!s.valid) s.message = "not finite";
+    with_error([&](const Members& m, double) -> std::optional<double> { return phi.dot(m.gmu) / phi_r; });  // eq. (8.2)
     return s;
   }
   if (cp.kind != CriticalKind::Bifurcation) {
@@ -130,6 +162,11 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
   unit.w = Vector::Ones(n);
   const BifurcationEquation abe = bifurcation_equation(problem, cp, unit, cp.v, 1.0, options.symmetric_tolerance);
   const double A = abe.A, B = 0.5 * (abe.B1 + abe.B2), C = abe.C;
+  const double det = B * B - A * C;
+  if (!(std::abs(det) > 1e-14 * std::max({B * B, std::abs(A * C), 1e-300}))) {
+    s.message = "B^2 - AC = 0: not a simple bifurcation";
+    return s;
+  }
 
   // K̃ w = −g_μ, K̃ = K + ρ eᵢeᵢᵀ: with φᵀg_μ = 0 this gives K w = −g_μ, wᵢ = 0.
   SparseMatrix K = problem.tangent_pattern(), Kp = problem.tangent_pattern(), Km = problem.tangent_pattern();
@@ -145,46 +182,40 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
     s.message = "penalized tangent not factorizable";
     return s;
   }
-  const Vector w = fac.solve(Vector(-gmu));
-
-  // b = ∇_q(Kφ)w + K_μφ, central differences.
-  Vector b = Vector::Zero(n);
-  if (w.norm() > 0) {
-    const double e = kCbrtEps * (1.0 + q.norm()) / w.norm();
-    problem.tangent(q + e * w, lambda, Kp);
-    problem.tangent(q - e * w, lambda, Km);
-    b += (Kp * phi - Km * phi) / (2.0 * e);
-  }
-  pp->tangent(q, lambda, Kp);
-  pm->tangent(q, lambda, Km);
-  b += (Kp * phi - Km * phi) / (2.0 * delta);
-  double c1 = phi.dot(b), c2 = cp.v.dot(b);
-  {
-    // φᵀg_λμ: r may depend on μ (a parameter in a load value) even when g is
-    // proportional in λ.
-    Vector glp, glm;
-    pp->dg_dlambda(q, lambda, glp);
-    pm->dg_dlambda(q, lambda, glm);
-    c2 += phi.dot(glp - glm) / (2.0 * delta);
-  }
-  if (!problem.is_proportional()) {
-    const double el = kCbrtEps * std::max(1.0, std::abs(lambda));
-    problem.tangent(q, lambda + el, Kp);
-    problem.tangent(q, lambda - el, Km);
-    const Vector Klphi = (Kp * phi - Km * phi) / (2.0 * el);
-    c2 += Klphi.dot(w);
-  }
-  Eigen::Matrix2d M;
-  M << B, C, A, B;
-  const double det = B * B - A * C;
-  if (!(std::abs(det) > 1e-14 * std::max({B * B, std::abs(A * C), 1e-300}))) {
-    s.message = "B^2 - AC = 0: not a simple bifurcation";
-    return s;
-  }
-  const Eigen::Vector2d x = M.fullPivLu().solve(Eigen::Vector2d(-c1, -c2));
-  s.dlambda_dmu = x[0];  // eq. (8.3)
-  s.valid = std::isfinite(s.dlambda_dmu);
-  if (!s.valid) s.message = "not finite";
+  with_error([&](const Members& m, double factor) -> std::optional<double> {
+    const Vector w = fac.solve(Vector(-m.gmu));
+    // b = ∇_q(Kφ)w + K_μφ, central differences.
+    Vector b = Vector::Zero(n);
+    if (w.norm() > 0) {
+      const double e = factor * kCbrtEps * (1.0 + q.norm()) / w.norm();
+      problem.tangent(q + e * w, lambda, Kp);
+      problem.tangent(q - e * w, lambda, Km);
+      b += (Kp * phi - Km * phi) / (2.0 * e);
+    }
+    m.plus->tangent(q, lambda, Kp);
+    m.minus->tangent(q, lambda, Km);
+    b += (Kp * phi - Km * phi) / (2.0 * m.h);
+    const double c1 = phi.dot(b);
+    double c2 = cp.v.dot(b);
+    {
+      // φᵀg_λμ: r may depend on μ (a parameter in a load value) even when g is
+      // proportional in λ.
+      Vector glp, glm;
+      m.plus->dg_dlambda(q, lambda, glp);
+      m.minus->dg_dlambda(q, lambda, glm);
+      c2 += phi.dot(glp - glm) / (2.0 * m.h);
+    }
+    if (!problem.is_proportional()) {
+      const double el = factor * kCbrtEps * std::max(1.0, std::abs(lambda));
+      problem.tangent(q, lambda + el, Kp);
+      problem.tangent(q, lambda - el, Km);
+      const Vector Klphi = (Kp * phi - Km * phi) / (2.0 * el);
+      c2 += Klphi.dot(w);
+    }
+    Eigen::Matrix2d M;
+    M << B, C, A, B;
+    return M.fullPivLu().solve(Eigen::Vector2d(-c1, -c2))[0];  // eq. (8.3)
+  });
   return s;
 }
 

@@ -153,6 +153,11 @@ std::string summary_json(const RunInfo& info, const analysis::TraceResult& s) {
           sj["dlambda_dmu"] = ps.sensitivity.dlambda_dmu;
         else
           sj["dlambda_dmu"] = nullptr;
+        // Estimated from the same quotients with halved steps (null: none).
+        if (ps.sensitivity.valid && std::isfinite(ps.sensitivity.error))
+          sj["dlambda_dmu_error"] = ps.sensitivity.error;
+        else
+          sj["dlambda_dmu_error"] = nullptr;
         sj["phi_dot_dg_dmu"] = ps.sensitivity.phi_dot_gmu;
         sj["message"] = ps.sensitivity.message;
         sens.push_back(sj);
