@@ -409,6 +409,15 @@ if want $case; then
   [ $rc -eq 0 ] || die "exit $rc: $(message $case)"
   n=$(points $case | awk '$1 == "limit" && $2 == "true"' | wc -l)
   [ "$n" -eq 2 ] || die "$n located limit points, expected 2"
+  # Eriksson's frame at 1e-3 (radius 0.1 before: BP3, 1 % below LP1, was dropped as
+  # LP1's) and at 1e-4 (a radius of 1e-3, tried: the branches from BP1 no longer knew
+  # BP6 again, and 8 more points were reported): its 8 points, both branches rejoined.
+  for t in 1e-3 1e-4; do
+    run $case-e$t "$src/problems/eriksson-frame.cfg" critical.tolerance=$t
+    n=$(points $case-e$t | wc -l)
+    [ "$n" -eq 8 ] || die "eriksson at $t: $n points, expected 8"
+    [ "$(grep -c '"termination": "rejoined"' "$work/$case-e$t/summary.json")" -ge 2 ] || die "eriksson at $t: not rejoined"
+  done
   ok
 fi
 case=load-control-branches

@@ -1342,16 +1342,21 @@ std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continu
   return found;
 }
 
+// The largest radius within which two located points are one (relative).
+constexpr double kMaxSameRadius = 1e-2;
+
 bool CriticalPointFinder::same_point(const CriticalPoint& a, const CriticalPoint& b) const {
   // Within what the two locations can resolve (a located point is accurate to
   // about the location tolerance; 1e-6 / 1e-8 at the default), and never more than
-  // 1e-3 relative: at a loose critical.tolerance (1e-2) 100 tol is the whole
-  // structure, and von Mises' LP2 was "Newton converged to LP1, located before".
-  // Two locations of one point further apart are reported twice, not one dropped.
+  // kMaxSameRadius: at a loose critical.tolerance (1e-2) 100 tol is the whole
+  // structure, and von Mises' LP2 was "Newton converged to LP1, located before"; at
+  // 1e-3 (radius 0.1) Eriksson's BP3 was LP1's (λ 1 % apart, q 9 %). Not below 1e-2:
+  // at critical.tolerance = 1e-4 the points are located to ~1e-3, and with a radius
+  // of 1e-3 the branches from BP1 no longer knew BP6 again when they rejoined at it.
   const double dq = (a.q - b.q).norm(), dl = std::abs(a.lambda - b.lambda);
   const double tol = options_.locate_options.tolerance;
-  return dq <= std::min(std::max(1e-6, 100.0 * tol), 1e-3) * (1.0 + b.q.norm()) &&
-         dl <= std::min(std::max(1e-8, 100.0 * tol), 1e-3) * (1.0 + std::abs(b.lambda));
+  return dq <= std::min(std::max(1e-6, 100.0 * tol), kMaxSameRadius) * (1.0 + b.q.norm()) &&
+         dl <= std::min(std::max(1e-8, 100.0 * tol), kMaxSameRadius) * (1.0 + std::abs(b.lambda));
 }
 
 CriticalPointFinder::Found CriticalPointFinder::record(CriticalPoint cp, int branch) {

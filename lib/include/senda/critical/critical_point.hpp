@@ -234,7 +234,7 @@ class CriticalPointFinder {
   // Takes a point located elsewhere (a saved state); later ids continue its numbering.
   int adopt(const CriticalPoint& cp);
   // Two located points are one within what the locations resolve (about 100 times
-  // the location tolerance, at least 1e-6 in q and 1e-8 in λ, at most 1e-3, relative).
+  // the location tolerance, at least 1e-6 in q and 1e-8 in λ, at most 1e-2, relative).
   bool same_point(const CriticalPoint& a, const CriticalPoint& b) const;
 
  private:
