@@ -380,6 +380,13 @@ if want $case; then
   # The model that wrote it starts its branches as before.
   run $case-same "$src/problems/three-bar.cfg" --from "$work/$case-path/states/BP1.json"
   [ $rc -eq 0 ] || die "the same model: exit $rc: $(message $case-same)"
+  # A state of this model located at a looser critical.tolerance (1e-5: lambda 4e-8
+  # off) is accepted, and re-located to this run's (it was refused as another model's).
+  run $case-loose "$src/problems/three-bar.cfg" --primary-only critical.tolerance=1e-5
+  run $case-relocated "$src/problems/three-bar.cfg" --from "$work/$case-loose/states/BP1.json"
+  [ $rc -eq 0 ] || die "a looser state: exit $rc: $(message $case-relocated)"
+  grep -q 're-located to this run.s critical.tolerance: lambda 0.333333371367 -> 0.333333333333' \
+    "$work/$case-relocated/summary.json" || die "a looser state: re-location not said"
   # A first step asked for on the command line does not apply to branches from a
   # saved point (it was ignored in silence): refused, naming the ratio that does.
   run $case-step "$src/problems/three-bar.cfg" --from "$work/$case-path/states/BP1.json" continuation.initial_step=0.01

@@ -678,9 +678,15 @@ bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scali
   // elsewhere, or none, and the branches of the old one are no structure's (three-bar
   // with its spring halved, from the BP1 of the shipped file: "BP1 0.333333 located"
   // where this model's is 0.365148). One SPB iteration or two when it is.
+  // Near is within 1e-2 relative (the largest radius of same_point): a state located
+  // at a looser critical.tolerance (1e-5: λ 4e-8 off) is this model's point, and the
+  // branches start from SPB's, located to this run's tolerance.
   LocateOptions lo = options_.finder.locate_options;
   CriticalPoint again = refine(problem_, bp.q, bp.lambda, bp.phi, 0.0, AugmentedSystem::Bifurcation, lo);
-  if (!again.converged || again.kind != CriticalKind::Bifurcation || !finder_.same_point(again, bp)) {
+  constexpr double kNear = 1e-2;
+  const bool near = again.converged && (again.q - bp.q).norm() <= kNear * (1.0 + bp.q.norm()) &&
+                    std::abs(again.lambda - bp.lambda) <= kNear * (1.0 + std::abs(bp.lambda));
+  if (!near || again.kind != CriticalKind::Bifurcation) {
     message_ = "the saved point " + bp.id + " (lambda = " + core::format_g(bp.lambda, 12) +
                ") is not a bifurcation point of this model: SPB from it ";
     if (!again.converged)
@@ -701,8 +707,16 @@ bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scali
   Branch primary;
   primary.termination = BranchEnd::NotTraced;
   primary.message = "started from the saved point " + bp.id;
-  branches_.push_back(primary);
   CriticalPoint saved = bp;
+  if (!finder_.same_point(again, bp)) {
+    // Its state and load factor as this run locates them (the mode, the particular
+    // solution and the bifurcation equation stay the state's).
+    primary.message += " (re-located to this run's critical.tolerance: lambda " + core::format_g(bp.lambda, 12) +
+                       " -> " + core::format_g(again.lambda, 12) + ")";
+    saved.q = again.q;
+    saved.lambda = again.lambda;
+  }
+  branches_.push_back(primary);
   saved.switched = false;
   saved.branches = {-1};  // found on a branch not traced in this run
   const int index = finder_.adopt(saved);
