@@ -599,7 +599,7 @@ struct LoadedModel {
 
 // As trace does (apps/trace/main.cpp, run.cpp): overrides in order, build, the mechanism check.
 std::shared_ptr<LoadedModel> build_model(senda::input::Config config, const std::vector<std::string>& overrides) {
-  for (const std::string& o : overrides) config.apply_override(o);
+  config.apply_overrides(overrides);  // a key given twice with two values is refused
   senda::input::Spec spec = senda::input::build(config);
   senda::input::check_mechanism(spec);
   std::vector<std::string> columns = senda::input::track_columns(spec);

@@ -455,11 +455,16 @@ if want $case; then
 fi
 case=displacement-back
 if want $case; then
-  # Displacement control where the controlled dof takes its value on both sides of a
-  # turning point. Lee's frame, node 3 ux: the first step went to lambda = -0.031 and
-  # on down the negative-load side; the step that goes back along the path is refused.
-  run $case "$src/problems/lee-frame.cfg" continuation.constraint=displacement "continuation.control=3 ux" stop.max_steps=20
-  column $case lambda | awk '$1 < 0 { bad = 1 } END { exit bad }' || die "lee: a point at negative lambda"
+  # Displacement control of a dof that is a small share of the tangent and grows as
+  # lambda^2 from rest (Lee's frame, node 3 ux): its value is met on both sides of
+  # lambda = 0, and the first step went to lambda = -0.031 and on down the negative-
+  # load side; the step that goes back along the path is now refused. The increments
+  # were then tested against ds, 1/100 of the step, and the path crawled (steps of
+  # 1e-6, lambda 0.07 after 40 steps); against the predictor's length it reaches LP1.
+  run $case "$src/problems/lee-frame.cfg" continuation.constraint=displacement "continuation.control=3 ux" stop.max_steps=200
+  column $case lambda | head -40 | awk '$1 < 0 { bad = 1 } END { exit bad }' || die "lee: a point at negative lambda"
+  points $case | awk '$1 == "limit" && $2 == "true" && ($3 - 1.86055919518)^2 < 1e-16 { f = 1 } END { exit !f }' ||
+    die "lee: LP1 not located at 1.86055919518: $(points $case)"
   # The star dome, apex uz: a step past the apex's turning point jumped a whole loop
   # of the path (u_2_uz -6.1 -> -12.5, six eigenvalues crossed in one step, LP4-LP6
   # and BP2 dropped) and the run said "completed". The tangent's turn is now checked

@@ -143,6 +143,7 @@ TEST_CASE("config: command-line overrides", "[input][config][overrides]") {
     p.apply_overrides({"model.node=2 1 0", "model.node=3 2 0", "parameters.h=2", "parameters.h=3"});
     CHECK(*p.parameter("h") == 3.0);
     CHECK(p.all("model.node").size() == 3);
+    p.apply_overrides({"branches.switch=false", "branches.switch = false"});  // the same value: no contradiction
     p.apply_override("stop.max_steps=25");
     p.apply_override("stop.max_steps=2");
     CHECK(*p.integer("stop.max_steps") == 2);

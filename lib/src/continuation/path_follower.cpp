@@ -599,6 +599,11 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
   // tests (issue 19, displacement control on a dof the load does not move). A
   // converged step stays well inside the bound, so its tests are unchanged.
   double load_scale0 = 0.0, size0 = 0.0;
+  // The step's size the increment tests are relative to (StepFrame::step_scale): under
+  // displacement control of a dof that is a small share of the tangent (Lee's frame,
+  // node 3 ux: 1/100 of it) ds is that share of the step, and increments of 1e-6 ds
+  // took 4-5 iterations a step, the step control cut ds on, and the path crawled.
+  const double step = frame.step_scale > 0.0 ? frame.step_scale : frame.ds;
   // Updates made with a factorization of K at the iterate they start from, in a row
   // (0 after a finishing chord update, below): the quadratic model of eq. (2.7b).
   int newton_updates = 0;
@@ -626,8 +631,8 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
     // below 1e-6 Δs but no longer decreasing, the round-off floor of Newton (steps of
     // 1e-5 on a stiff structure: the increments stagnate at eps-level noise).
     const auto small_increment = [&] {
-      return increment <= std::max(options_.increment_tolerance * frame.ds, size_floor) ||
-             (increment <= 1e-6 * frame.ds && increment >= 0.5 * previous_increment);
+      return increment <= std::max(options_.increment_tolerance * step, size_floor) ||
+             (increment <= 1e-6 * step && increment >= 0.5 * previous_increment);
     };
     if (it > 0 && residual <= options_.residual_tolerance * scale && small_increment()) {
       iterations = it;
@@ -642,7 +647,7 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
     // (eq. 2.9b; the apex-imperfect von Mises truss at ε = 1e-8 near its maximum:
     // ‖g‖ ≈ 1e-17, sway stiffness 1e-6, δy stuck at 6.5e-12 while 1e-6 Δs was 1e-12,
     // and cutting Δs only lowered the bound: the step failed at every size).
-    const bool amplified_noise = increment >= 0.5 * previous_increment && increment <= 1e-3 * frame.ds;
+    const bool amplified_noise = increment >= 0.5 * previous_increment && increment <= 1e-3 * step;
     if (it > 0 && ((residual > options_.residual_tolerance * scale && small_increment()) || amplified_noise)) {
       if (force_terms < 0.0) force_terms = problem_.force_terms(q, lambda);
       if (residual <= 64.0 * std::numeric_limits<double>::epsilon() * std::max(force_terms, term_scale)) {
@@ -666,7 +671,7 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
       const double residual_bound =
           std::max(options_.residual_tolerance * scale, 64.0 * std::numeric_limits<double>::epsilon() * term_scale);
       chord = theta <= kChordContraction && theta2 * residual <= residual_bound &&
-              theta2 * increment <= std::max(options_.increment_tolerance * frame.ds, size_floor);
+              theta2 * increment <= std::max(options_.increment_tolerance * step, size_floor);
     }
     if (it >= options_.max_iterations && !chord) {
       why = "no convergence in " + std::to_string(it) + " iterations";
@@ -778,12 +783,13 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
     }
   }
   // (b'') Under displacement control the step must not go back along the path: more
-  // than 90° with the tangent it was predicted along (oriented by σ, eq. 2.5). Near a
-  // turning point of the controlled dof the prescribed value is met on both sides of
-  // it, and the corrector took the other: Lee's frame with node 3 ux controlled (ux
-  // turns at λ ≈ 0.004) went to λ = −0.031 on its first step, and on down the path's
-  // negative-load side. Refused and halved, the steps reach the turning point, where
-  // the run ends saying so.
+  // than 90° with the tangent it was predicted along (oriented by σ, eq. 2.5). Where
+  // the controlled dof's value is met on both sides of a point of zero slope, the
+  // corrector may take the other: Lee's frame with node 3 ux controlled (ux
+  // grows as λ² from rest) went to λ = −0.031 on its first step, and on down the
+  // path's negative-load side. Refused and halved, the steps stay on the side the
+  // path started on. (At a turning point of the controlled dof, the star dome's apex,
+  // the steps are cut to the minimum and the run ends saying so.)
   if (k == ConstraintKind::DisplacementControl && !first_step_constraint_) {
     const double c = scaling_.dot(new_secant_q_, secant_l, tq_, tl_);
     const double nn = scaling_.norm(new_secant_q_, secant_l) * scaling_.norm(tq_, tl_);
@@ -866,6 +872,10 @@ bool PathFollower::advance() {
                                           " constraint cannot be satisfied along the tangent (a limit point?)");
       return false;
     }
+    frame.step_scale = constraint.kind() == ConstraintKind::LoadControl ||
+                               constraint.kind() == ConstraintKind::DisplacementControl
+                           ? std::max(ds_, *alpha)
+                           : 0.0;
     // The trial point reuses the storage of the point two steps back (see below).
     Vector& q = q_trial_;
     q = current_.q + *alpha * tq_;

@@ -796,7 +796,9 @@ void Config::apply_overrides(const std::vector<std::string>& assignments) {
       const OptionSpec* o = find_option(key);
       if (o && !o->repeatable && std::string_view(o->key) != kParameterRow) {
         const auto [at, fresh] = given.emplace(key, value);
-        if (!fresh)
+        // The same value twice is no contradiction (--primary-only with
+        // branches.switch=false).
+        if (!fresh && at->second != value)
           throw ConfigError(kCommandLine, 0, key,
                             "given twice on the command line (" + quote_excerpt(at->second) + ", then " +
                                 quote_excerpt(value) + "); only repeatable keys may repeat" +
