@@ -6,7 +6,8 @@
 #         no-return, no-jump, close-points, outside-bracket, unlocated-null,
 #         stiff-shear, cancelling-pair, few-steps, load-jump, follow-bad-start,
 #         bound-inside-step, from-other-model, switch-unknown, loose-tolerance,
-#         load-control-branches, displacement-back, km-units, sensitivity-error (all when omitted)
+#         load-control-branches, displacement-back, km-units, sensitivity-error,
+#         follow-meets-bp (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -502,6 +503,20 @@ if want $case; then
   grep -q 'BP1   EA = 100000: -.*(estimated error' "$work/$case.log" || die "EA: no error said: $(grep EA "$work/$case.log")"
   grep -q 'BP1   EI = 1: +2.4713[0-9]*e+00$' "$work/$case.log" || die "EI: $(grep 'EI =' "$work/$case.log")"
   grep -q '"dlambda_dmu_error": [0-9]' "$work/$case/summary.json" || die "no dlambda_dmu_error in summary.json"
+  ok
+fi
+case=follow-meets-bp
+if want $case; then
+  # The curve of three-bar's LP1 in the spring stiffness: the limit point meets BP1
+  # near k34 = 1 and BP2 near 0.2414, where phi^T r vanishes. The curve ends there,
+  # met-bifurcation, with a coincidence event (it went on along the bifurcation point
+  # labelled "limit", uy at +-1e-6, and ended step-too-small, "may cease to exist").
+  run $case "$src/tests/design/three-bar-k.cfg" --follow LP1 design.mu_min=0.01 design.mu_max=5
+  [ $rc -eq 0 ] || die "exit $rc: $(cat "$work/$case.log")"
+  [ "$(grep -c '"termination": "met-bifurcation"' "$work/$case/summary.json")" -eq 2 ] || die "not met-bifurcation twice"
+  grep -q 'LP1 k34 up: .* met-bifurcation, ends at k34 = 1.000' "$work/$case.log" || die "up: $(grep 'k34 up' "$work/$case.log")"
+  grep -q 'LP1 k34 down: .* met-bifurcation, ends at k34 = 0.241' "$work/$case.log" || die "down: $(grep 'k34 down' "$work/$case.log")"
+  grep -q '"kind": "coincidence"' "$work/$case/summary.json" || die "no coincidence event"
   ok
 fi
 exit $fail

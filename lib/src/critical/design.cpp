@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "senda/core/number.hpp"
 #include "senda/critical/branch.hpp"
 #include "senda/linalg/factorization.hpp"
 
@@ -232,6 +233,7 @@ const char* to_string(CurveTermination t) {
     case CurveTermination::BadStart: return "bad-start";
     case CurveTermination::InvalidModel: return "invalid-model";
     case CurveTermination::Interrupted: return "interrupted";
+    case CurveTermination::MetBifurcation: return "met-bifurcation";
   }
   return "?";
 }
@@ -555,6 +557,30 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
     tau = secant;
     located.push_back(ls.cp);
     curve.points.push_back(std::move(p));
+    // A limit point's curve that reaches a bifurcation point: φᵀr vanishes there (a
+    // limit point has φᵀr ≠ 0, a bifurcation point φᵀr = 0), and SPL, which holds at
+    // both, goes on along the bifurcation point's curve with the label "limit"
+    // (three-bar's LP1 in the spring stiffness: 20 points at k = 1.0005 with uy at
+    // ±1e-6, on the primary path: BP1). The curve ends there, with the event.
+    if (system == AugmentedSystem::Limit) {
+      const double r0 = std::abs(curve.points.front().phi_dot_r), rp = std::abs(curve.points.back().phi_dot_r);
+      if (r0 > 0.0 && rp < std::max(options.locate.bifurcation_tolerance, 1e-4 * r0)) {
+        CurvePoint& b = curve.points.back();
+        b.kind = CriticalKind::Bifurcation;
+        CurveEvent ev;
+        ev.kind = CurveEventKind::Coincidence;
+        ev.after_point = static_cast<int>(curve.points.size()) - 2;
+        ev.mu = b.mu;
+        ev.lambda = b.lambda;
+        ev.located = true;
+        ev.message = "the limit point meets a bifurcation point: phi^T r fell from " + core::format_g(r0, 3) + " to " +
+                     core::format_g(rp, 3) + " (relative)";
+        curve.events.push_back(ev);
+        curve.termination = CurveTermination::MetBifurcation;
+        curve.message = ev.message + "; beyond it the curve would be the bifurcation point's";
+        break;
+      }
+    }
     if (const std::optional<CurveTermination> why_out = outside(curve.points.back().mu, curve.points.back().lambda)) {
       curve.termination = *why_out;
       break;

@@ -154,6 +154,7 @@ enum class CurveTermination {
   BadStart,      // the start is not a located simple point, or has no sensitivity
   InvalidModel,  // the family could not build a member near the start
   Interrupted,   // stop_requested()
+  MetBifurcation,  // a limit point's curve reached a bifurcation point (φᵀr vanished)
 };
 const char* to_string(CurveTermination t);  // kebab-case: "max-points", "mu-range", ...
 
