@@ -334,6 +334,12 @@ if want $case; then
   # step-too-small, "the critical point may cease to exist there").
   run $case-h0 "$src/tests/design/von-mises-h.cfg" --follow LP1 design.direction=down
   grep -q '"termination": "invalid-model"' "$work/$case-h0/summary.json" || die "h -> 0: not invalid-model"
+  # A run whose parameter lies outside [mu_min, mu_max]: its curves cannot start (they
+  # ended after one step each, mu-range, exit 0).
+  run $case-range "$src/tests/design/von-mises-h.cfg" --follow LP1 design.mu_min=0.6
+  [ $rc -eq 1 ] || die "start outside the range: exit $rc, expected 1"
+  grep -q 'the curve starts at h = 0.5, outside \[design.mu_min, design.mu_max\] = \[0.6, inf\]' "$work/$case-range.log" ||
+    die "start outside the range: not said: $(cat "$work/$case-range.log")"
   # A curve that cannot leave its point because the parameter breaks the bifurcation
   # (a sway force at the apex: no sensitivity) is exit 1 too (it was 0).
   run $case-imp "$src/tests/design/von-mises-imperfect.cfg" --follow BP1 design.parameter=eps branches.switch=false

@@ -271,6 +271,13 @@ void Analysis::run_design(TraceResult& r, Observer& observer) const {
         c.curve.message = rec->point.kind == critical::CriticalKind::Multiple
                               ? id + " is a multiple point: no curve (curves start at simple points)"
                               : id + " was not located: no curve";
+      } else if (mu.value < co.mu_min || mu.value > co.mu_max) {
+        // The curve starts at the run's μ: outside [mu_min, mu_max] it ended after one
+        // step each way, "mu-range", with nothing said.
+        c.curve.termination = critical::CurveTermination::BadStart;
+        c.curve.message = "the curve starts at " + mu.name + " = " + core::format_g(mu.value, 9) +
+                          ", outside [design.mu_min, design.mu_max] = [" + core::format_g(co.mu_min, 9) + ", " +
+                          core::format_g(co.mu_max, 9) + "]";
       } else {
         observer.on_curve_start(c);
         c.followed = true;
