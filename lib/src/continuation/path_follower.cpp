@@ -796,7 +796,8 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
     if (nn > 0.0 && c < 0.0) {
       why = "the step went back along the path (its secant makes " +
             format_number(std::acos(std::clamp(c / nn, -1.0, 1.0)) * 180.0 / M_PI) +
-            " degrees with the tangent: the controlled dof takes its value on both sides of a turning point)";
+            " degrees with the tangent: the controlled dof takes its value on both sides of a point where it "
+            "turns or its slope vanishes)";
       return false;
     }
   }
