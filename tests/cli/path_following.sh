@@ -387,6 +387,11 @@ if want $case; then
   # The model that wrote it starts its branches as before.
   run $case-same "$src/problems/three-bar.cfg" --from "$work/$case-path/states/BP1.json"
   [ $rc -eq 0 ] || die "the same model: exit $rc: $(message $case-same)"
+  # A spring 2.5 % stiffer (BP1 1 % higher): another model too, refused (a first
+  # version took any point within 1e-2 of where SPB re-located it for this model's).
+  sed 's/^spring = 3 3 4 uy 0.4/spring = 3 3 4 uy 0.41/' "$src/problems/three-bar.cfg" > "$work/three-bar-041.cfg"
+  run $case-041 "$work/three-bar-041.cfg" --from "$work/$case-path/states/BP1.json"
+  [ $rc -eq 1 ] || die "spring 0.41: exit $rc, expected 1"
   # A state of this model located at a looser critical.tolerance (1e-5: lambda 4e-8
   # off) is accepted, and re-located to this run's (it was refused as another model's).
   run $case-loose "$src/problems/three-bar.cfg" --primary-only critical.tolerance=1e-5
@@ -517,12 +522,18 @@ if want $case; then
   # near k34 = 1 and BP2 near 0.2414, where phi^T r vanishes. The curve ends there,
   # met-bifurcation, with a coincidence event (it went on along the bifurcation point
   # labelled "limit", uy at +-1e-6, and ended step-too-small, "may cease to exist").
-  run $case "$src/tests/design/three-bar-k.cfg" --follow LP1 design.mu_min=0.01 design.mu_max=5
-  [ $rc -eq 0 ] || die "exit $rc: $(cat "$work/$case.log")"
-  [ "$(grep -c '"termination": "met-bifurcation"' "$work/$case/summary.json")" -eq 2 ] || die "not met-bifurcation twice"
-  grep -q 'LP1 k34 up: .* met-bifurcation, ends at k34 = 1.000' "$work/$case.log" || die "up: $(grep 'k34 up' "$work/$case.log")"
-  grep -q 'LP1 k34 down: .* met-bifurcation, ends at k34 = 0.241' "$work/$case.log" || die "down: $(grep 'k34 down' "$work/$case.log")"
-  grep -q '"kind": "coincidence"' "$work/$case/summary.json" || die "no coincidence event"
+  # Steps of 0.05 (the default) and 0.03: the second met the bifurcation point with
+  # phi^T r below the tolerance, a point "of another kind", and was cut to the
+  # minimum step (a first version ended step-too-small there).
+  for step in 0.05 0.03; do
+    run $case-$step "$src/tests/design/three-bar-k.cfg" --follow LP1 design.mu_min=0.01 design.mu_max=5 design.step=$step
+    [ $rc -eq 0 ] || die "step $step: exit $rc: $(cat "$work/$case-$step.log")"
+    [ "$(grep -c '"termination": "met-bifurcation"' "$work/$case-$step/summary.json")" -eq 2 ] ||
+      die "step $step: not met-bifurcation twice: $(grep 'k34 ' "$work/$case-$step.log")"
+    grep -q 'LP1 k34 up: .* met-bifurcation, ends at k34 = 1.00' "$work/$case-$step.log" || die "step $step: up"
+    grep -q 'LP1 k34 down: .* met-bifurcation, ends at k34 = 0.241' "$work/$case-$step.log" || die "step $step: down"
+    grep -q '"kind": "coincidence"' "$work/$case-$step/summary.json" || die "step $step: no coincidence event"
+  done
   ok
 fi
 exit $fail

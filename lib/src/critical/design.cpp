@@ -122,8 +122,11 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
   if (m1.round_off) s.phi_dot_gmu = 0.0;
 
   // The error of the difference quotients: the result again with every difference
-  // step halved. Central differences err by O(h²), so the result's error is about
-  // 4/3 of the change. Where the terms of eq. (8.3) cancel to a small remainder (dλ/dEA
+  // step halved and doubled. Central differences err by O(h²): 4/3 of the change for
+  // the halved steps, a third for the doubled ones, and the larger is kept. Neither
+  // alone is safe: halved, the steps fall below cbrt(eps) and the change is partly
+  // round-off (dλ/dGA of the Euler column, 3 % off, was given 92 %); doubled, dλ/dEA,
+  // 39 % off, was given 3.4 %. An error overstated is the one to keep. Where the terms of eq. (8.3) cancel to a small remainder (dλ/dEA
   // of the Euler column, (P/EA)² from terms of P/EA) the result can be off by 40 %
   // with ten digits printed; the estimate says so.
   const auto with_error = [&](const std::function<std::optional<double>(const Members&, double)>& value) {
@@ -134,8 +137,10 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
     }
     s.dlambda_dmu = *x1;
     s.valid = true;
-    const std::optional<double> x2 = value(members(0.5), 0.5);
-    s.error = x2 && std::isfinite(*x2) ? 4.0 / 3.0 * std::abs(*x1 - *x2) : INFINITY;
+    const std::optional<double> xh = value(members(0.5), 0.5), xd = value(members(2.0), 2.0);
+    s.error = xh && xd && std::isfinite(*xh) && std::isfinite(*xd)
+                  ? std::max(4.0 / 3.0 * std::abs(*x1 - *xh), std::abs(*x1 - *xd) / 3.0)
+                  : INFINITY;
   };
 
   if (cp.kind == CriticalKind::Limit) {
@@ -365,6 +370,7 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
   Vector dq = Vector::Zero(start.q.size());  // dq/ds of the last secant
   double h = options.step;
   bool refused = false;  // the last line solve failed because the model was refused
+  bool met_bifurcation = false;  // the last line solve found a bifurcation point (a limit point's curve)
 
   auto outside = [&](double mu, double lambda) -> std::optional<CurveTermination> {
     if (mu < options.mu_min || mu > options.mu_max) return CurveTermination::MuRange;
@@ -390,7 +396,25 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
                                  system, options, located.back().penalty);
     bool ok = ls.cp.converged && ls.cp.kind == start.kind;
     refused = ls.model_refused;
+    // SPL converged, to a point whose φᵀr vanishes: the limit point's curve has met a
+    // bifurcation point within this step (the cut steps close in on the meeting).
+    met_bifurcation = system == AugmentedSystem::Limit && ls.cp.converged && ls.cp.kind == CriticalKind::Bifurcation;
+    // A limit point's curve that reaches a bifurcation point: φᵀr vanishes there (a
+    // limit point has φᵀr ≠ 0, a bifurcation point φᵀr = 0), and SPL, which holds at
+    // both, went on along the bifurcation point's curve with the label "limit"
+    // (three-bar's LP1 in the spring stiffness: 20 points at k = 1.0005 with uy at
+    // ±1e-6, on the primary path: BP1). Such a point is refused like one of another
+    // kind: the cut steps close in on the meeting, where the curve ends.
     std::string why = ls.cp.converged ? "the point found is of another kind" : ls.cp.message;
+    if (ok && system == AugmentedSystem::Limit) {
+      const double r0 = std::abs(curve.points.front().phi_dot_r), rp = std::abs(ls.cp.phi_dot_r);
+      if (r0 > 0.0 && rp < std::max(options.locate.bifurcation_tolerance, 1e-4 * r0)) {
+        ok = false;
+        met_bifurcation = true;
+        why = "phi^T r fell from " + core::format_g(r0, 3) + " to " + core::format_g(rp, 3) +
+              " (relative): a bifurcation point";
+      }
+    }
     Eigen::Vector2d secant;
     if (ok) {
       secant = plane.scaled(ls.mu, ls.lambda) - X;
@@ -412,6 +436,29 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
       // step-too-small; the loop's first check ends the curve as interrupted.
       if (options.stop_requested && options.stop_requested()) continue;
       h *= 0.5;
+      // Or the cut steps ended with φᵀr of the last point a hundredth of the start's
+      // or less: SPL beyond it finds no limit point (it does not converge), and the
+      // limit point ceases there because it becomes the bifurcation point.
+      const double r_start = std::abs(curve.points.front().phi_dot_r);
+      const bool vanishing = system == AugmentedSystem::Limit && r_start > 0.0 &&
+                             std::abs(curve.points.back().phi_dot_r) < 1e-2 * r_start;
+      if (h < options.min_step && (met_bifurcation || vanishing)) {
+        // The limit point meets a bifurcation point within the minimum step of the
+        // last point: the curve ends there (it said "may cease to exist").
+        const CurvePoint& b = curve.points.back();
+        CurveEvent ev;
+        ev.kind = CurveEventKind::Coincidence;
+        ev.after_point = static_cast<int>(curve.points.size()) - 1;
+        ev.mu = b.mu;
+        ev.lambda = b.lambda;
+        ev.located = true;
+        ev.message = "the limit point meets a bifurcation point within the minimum step (design.step's cuts) of the "
+                     "curve's last point: beyond it SPL converges to the bifurcation point";
+        curve.events.push_back(ev);
+        curve.termination = CurveTermination::MetBifurcation;
+        curve.message = ev.message;
+        break;
+      }
       if (h < options.min_step) {
         // The last attempt's failure names the end: the builder refusing μ (a rise
         // h → 0 of the von Mises truss) is invalid-model, not a point that ceases.
@@ -557,30 +604,6 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
     tau = secant;
     located.push_back(ls.cp);
     curve.points.push_back(std::move(p));
-    // A limit point's curve that reaches a bifurcation point: φᵀr vanishes there (a
-    // limit point has φᵀr ≠ 0, a bifurcation point φᵀr = 0), and SPL, which holds at
-    // both, goes on along the bifurcation point's curve with the label "limit"
-    // (three-bar's LP1 in the spring stiffness: 20 points at k = 1.0005 with uy at
-    // ±1e-6, on the primary path: BP1). The curve ends there, with the event.
-    if (system == AugmentedSystem::Limit) {
-      const double r0 = std::abs(curve.points.front().phi_dot_r), rp = std::abs(curve.points.back().phi_dot_r);
-      if (r0 > 0.0 && rp < std::max(options.locate.bifurcation_tolerance, 1e-4 * r0)) {
-        CurvePoint& b = curve.points.back();
-        b.kind = CriticalKind::Bifurcation;
-        CurveEvent ev;
-        ev.kind = CurveEventKind::Coincidence;
-        ev.after_point = static_cast<int>(curve.points.size()) - 2;
-        ev.mu = b.mu;
-        ev.lambda = b.lambda;
-        ev.located = true;
-        ev.message = "the limit point meets a bifurcation point: phi^T r fell from " + core::format_g(r0, 3) + " to " +
-                     core::format_g(rp, 3) + " (relative)";
-        curve.events.push_back(ev);
-        curve.termination = CurveTermination::MetBifurcation;
-        curve.message = ev.message + "; beyond it the curve would be the bifurcation point's";
-        break;
-      }
-    }
     if (const std::optional<CurveTermination> why_out = outside(curve.points.back().mu, curve.points.back().lambda)) {
       curve.termination = *why_out;
       break;

@@ -88,9 +88,9 @@ struct Sensitivity {
   bool valid = false;
   double dlambda_dmu = 0.0;
   double phi_dot_gmu = 0.0;  // |φᵀg_μ| / (‖φ‖ ‖g_μ‖), 0 when g_μ = 0
-  // Estimated |error| of dlambda_dmu: 4/3 of its change when every difference step
-  // is halved (central differences, O(h²)); infinity when the halved steps give no
-  // finite value.
+  // Estimated |error| of dlambda_dmu: the larger of 4/3 of its change with every
+  // difference step halved and a third of it with every step doubled (central
+  // differences, O(h²)); infinity when those steps give no finite value.
   double error = 0.0;
   std::string message;       // why not valid
 };
