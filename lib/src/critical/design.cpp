@@ -121,14 +121,15 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
   // imperfection and refused its sensitivity and curve.
   if (m1.round_off) s.phi_dot_gmu = 0.0;
 
-  // The error of the difference quotients: the result again with every difference
-  // step halved and doubled. Central differences err by O(h²): 4/3 of the change for
-  // the halved steps, a third for the doubled ones, and the larger is kept. Neither
-  // alone is safe: halved, the steps fall below cbrt(eps) and the change is partly
-  // round-off (dλ/dGA of the Euler column, 3 % off, was given 92 %); doubled, dλ/dEA,
-  // 39 % off, was given 3.4 %. An error overstated is the one to keep. Where the terms of eq. (8.3) cancel to a small remainder (dλ/dEA
-  // of the Euler column, (P/EA)² from terms of P/EA) the result can be off by 40 %
-  // with ten digits printed; the estimate says so.
+  // The error of the difference quotients. Where the terms of eq. (8.3) cancel to a
+  // small remainder (dλ/dEA of the Euler column, (P/EA)² from terms of P/EA) the
+  // result can be off by 40 % with ten digits printed. The result is computed again
+  // with every difference step halved and doubled; central differences err by O(h²),
+  // so the error is about 4/3 of the first change and a third of the second, and the
+  // larger is kept. Neither alone is safe: halved, the steps fall below cbrt(eps) and
+  // the change is partly round-off (dλ/dGA of the Euler column, 3 % off, is given
+  // 92 %); doubled, dλ/dEA, 39 % off, was given 3.4 %. An overstated error is the one
+  // to keep.
   const auto with_error = [&](const std::function<std::optional<double>(const Members&, double)>& value) {
     const std::optional<double> x1 = value(m1, 1.0);
     if (!x1 || !std::isfinite(*x1)) {
