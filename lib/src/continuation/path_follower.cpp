@@ -60,6 +60,8 @@ constexpr double kRoundOff = 64.0 * std::numeric_limits<double>::epsilon();
 // less, from the start: the path went back and forth (Stalled), not along.
 constexpr double kStalledFraction = 0.1;
 std::string format_number(double x) { return core::format_g(x, 3); }
+// The angle, in degrees, whose cosine is given (clamped to [−1, 1]), as format_number.
+std::string format_degrees(double cosine) { return format_number(std::acos(std::clamp(cosine, -1.0, 1.0)) * 180.0 / M_PI); }
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 bool finite(const Vector& v) { return v.allFinite(); }
@@ -748,7 +750,7 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
     const double nn = scaling_.norm(new_secant_q_, secant_l) * scaling_.norm(tq_, tl_);
     if (nn > 0.0 && c < kMinTangentCosine * nn) {
       why = "the step left the branch (its secant makes " +
-            format_number(std::acos(std::clamp(c / nn, -1.0, 1.0)) * 180.0 / M_PI) + " degrees with the tangent)";
+            format_degrees(c / nn) + " degrees with the tangent)";
       return false;
     }
   }
@@ -759,7 +761,7 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
     const double c = scaling_.dot(new_secant_q_, secant_l, secant_q_, secant_l_);
     const double nn = scaling_.norm(new_secant_q_, secant_l) * scaling_.norm(secant_q_, secant_l_);
     if (nn > 0.0 && c < 0.0) {
-      why = "the step turned back (its secant makes " + format_number(std::acos(std::clamp(c / nn, -1.0, 1.0)) * 180.0 / M_PI) +
+      why = "the step turned back (its secant makes " + format_degrees(c / nn) +
             " degrees with the previous one)";
       return false;
     }
@@ -777,7 +779,7 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
     const double nn = scaling_.norm(new_secant_q_, 0.0) * scaling_.norm(tq_, 0.0);
     if (nn > 0.0 && c < 0.0) {
       why = "the step turned back (its displacements make " +
-            format_number(std::acos(std::clamp(c / nn, -1.0, 1.0)) * 180.0 / M_PI) +
+            format_degrees(c / nn) +
             " degrees with the tangent's: under load control, a step onto another path)";
       return false;
     }
@@ -795,7 +797,7 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
     const double nn = scaling_.norm(new_secant_q_, secant_l) * scaling_.norm(tq_, tl_);
     if (nn > 0.0 && c < 0.0) {
       why = "the step went back along the path (its secant makes " +
-            format_number(std::acos(std::clamp(c / nn, -1.0, 1.0)) * 180.0 / M_PI) +
+            format_degrees(c / nn) +
             " degrees with the tangent: the controlled dof takes its value on both sides of a point where it "
             "turns or its slope vanishes)";
       return false;
@@ -917,7 +919,7 @@ bool PathFollower::advance() {
         // → 35.9, apex uy −0.23 → −0.50: no crossing, both limit points missed).
         std::swap(work_, point_);
         ok = false;
-        why = "the tangent turned by " + format_number(std::acos(std::clamp(turn, -1.0, 1.0)) * 180.0 / M_PI) +
+        why = "the tangent turned by " + format_degrees(turn) +
               " degrees in one step (at most " + format_number(options_.max_turn_degrees) +
               ", continuation.max_turn)";
       } else if (!tangent_at(q, lambda, &new_secant_q_, secant_l, nullptr, true, true)) {  // v_ from above
