@@ -224,6 +224,12 @@ void Analysis::run_design(TraceResult& r, Observer& observer) const {
     const critical::CriticalPoint& cp = rec.point;
     if (!cp.converged || cp.kind == critical::CriticalKind::Multiple) continue;
     for (const DesignParameter& d : design_) {
+      // Each sensitivity rebuilds the model six times: a stop is answered between them.
+      if (observer.stop_requested()) {
+        r.termination = Termination::Interrupted;
+        r.message += "; interrupted during the sensitivities of the critical points";
+        return;
+      }
       ParameterSensitivity ps;
       ps.parameter = d.name;
       ps.value = d.value;

@@ -138,6 +138,10 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
     }
     s.dlambda_dmu = *x1;
     s.valid = true;
+    if (!options.estimate_error) {
+      s.error = NAN;
+      return;
+    }
     const std::optional<double> xh = value(members(0.5), 0.5), xd = value(members(2.0), 2.0);
     s.error = xh && xd && std::isfinite(*xh) && std::isfinite(*xd)
                   ? std::max(4.0 / 3.0 * std::abs(*x1 - *xh), std::abs(*x1 - *xd) / 3.0)
@@ -344,6 +348,9 @@ CriticalCurve follow_critical_curve(const ProblemFamily& family, double mu0, con
                     options.lambda_scale > 0 ? options.lambda_scale : std::max(std::abs(start.lambda), 1e-12)};
   SensitivityOptions so = options.sensitivity;
   so.mu_scale = plane.mu_s;
+  // The curve's first direction needs the value only: its error estimate would rebuild
+  // the model four times more before the first step, where a stop is not polled.
+  so.estimate_error = false;
   const Sensitivity sens = sensitivity(family, mu0, start, so);
   if (!sens.valid) {
     curve.termination = CurveTermination::BadStart;

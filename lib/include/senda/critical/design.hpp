@@ -82,6 +82,7 @@ struct SensitivityOptions {
   double mu_scale = 0.0;             // μ_s of the difference step; 0: max(|μ|, 1)
   double bifurcation_tolerance = 1e-6;  // |φᵀg_μ| / (‖φ‖‖g_μ‖) above it: μ breaks the bifurcation
   double symmetric_tolerance = 1e-5;    // for the bifurcation equation
+  bool estimate_error = true;           // false: no Sensitivity::error (two evaluations fewer)
 };
 
 struct Sensitivity {
@@ -90,7 +91,8 @@ struct Sensitivity {
   double phi_dot_gmu = 0.0;  // |φᵀg_μ| / (‖φ‖ ‖g_μ‖), 0 when g_μ = 0
   // Estimated |error| of dlambda_dmu: the larger of 4/3 of its change with every
   // difference step halved and a third of it with every step doubled (central
-  // differences, O(h²)); infinity when those steps give no finite value.
+  // differences, O(h²)); infinity when those steps give no finite value, NaN when
+  // not asked for (SensitivityOptions::estimate_error).
   double error = 0.0;
   std::string message;       // why not valid
 };
