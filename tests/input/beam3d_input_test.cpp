@@ -55,6 +55,23 @@ TEST_CASE("3D beam input: elements, section frames, six dofs per node, moments",
   CHECK(beam.energy(u) == Approx(0.5 * 5.0 * 0.01 * 0.01 / 1.0).epsilon(1e-12));
 }
 
+TEST_CASE("3D beam input: the reference vector and a hinge axis are directions, of any size", "[input][beam3d]") {
+  // (1e-300, 0, 0): its squared norm underflows, and Beam3D once took it for zero
+  // (a fuzzing finding). The frame must be the one of (1, 0, 0).
+  std::string t = kFrame;
+  t.replace(t.find("5 6 7 1 0 0 2"), 13, "5 6 7 1e-300 0 0 2");
+  const Spec tiny = build(Config::parse(t, "b.cfg"));
+  const Spec unit = build(Config::parse(kFrame, "b.cfg"));
+  const auto& a = dynamic_cast<const model::Beam3D&>(tiny.model->element(0));
+  const auto& b = dynamic_cast<const model::Beam3D&>(unit.model->element(0));
+  CHECK((a.reference_frame() - b.reference_frame()).norm() == 0.0);
+  // A one-axis hinge about (0, 1e-300, 0) and a two-axis joint with a 1e-300 axis:
+  // accepted, as about (0, 1, 0) is.
+  CHECK(error_of(kFrame + "hinge = 2 10 about 0 1e-300 0 spring 2\n").empty());
+  CHECK(error_of(kFrame + "hinge = 2 10 about 1e-300 0 0 0 0 1e-300 spring 2\n").empty());
+  CHECK_THAT(error_of(kFrame + "hinge = 2 10 about 0 0 0\n"), Catch::Contains("the hinge axis (0, 0, 0) is zero"));
+}
+
 TEST_CASE("3D beam input: refused", "[input][beam3d]") {
   auto with = [](const std::string& from, const std::string& to) {
     std::string t = kFrame;

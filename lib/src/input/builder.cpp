@@ -983,7 +983,8 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
                  grammar);
         const auto read_axis = [&](std::size_t j, const char* x, const char* y, const char* z) {
           const Eigen::Vector3d v(f.real(j, x), f.real(j + 1, y), f.real(j + 2, z));
-          if (!(v.norm() > 0.0) || !std::isfinite(v.norm()))
+          const double vn = v.stableNorm();  // a direction: (0, 0, 1e-300) is one
+          if (!(vn > 0.0) || !std::isfinite(vn))
             f.fail("the hinge axis (" + f[j] + ", " + f[j + 1] + ", " + f[j + 2] + ") is zero",
                    std::string("a nonzero axis ") + x + " " + y + " " + z);
           return v;
@@ -991,7 +992,7 @@ void Builder::read_hinges(std::vector<Member>& members, const std::map<int, Entr
         axis = read_axis(i + 1, "VX", "VY", "VZ");
         if (count == 6) {
           axis2 = read_axis(i + 4, "WX", "WY", "WZ");
-          if (!(axis.normalized().cross(axis2.normalized()).norm() > 1e-6))
+          if (!((axis / axis.stableNorm()).cross(axis2 / axis2.stableNorm()).norm() > 1e-6))
             f.fail("the two axes of a two-axis joint, (" + f[i + 1] + ", " + f[i + 2] + ", " + f[i + 3] + ") and (" +
                        f[i + 4] + ", " + f[i + 5] + ", " + f[i + 6] + "), are parallel: it would be a one-axis hinge",
                    "two axes that are not parallel (a universal joint: perpendicular)");

@@ -308,7 +308,7 @@ Beam3D::Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const 
                                 "and only with them");
   warping_ = s.EIw > 0.0;
   const Eigen::Vector3d e1 = d / L0_;
-  const double rn = ref.norm();
+  const double rn = ref.stableNorm();
   if (!(rn > 0.0) || !std::isfinite(rn)) throw std::invalid_argument(name + ": the reference vector is zero");
   const Eigen::Vector3d v = ref / rn;
   const Eigen::Vector3d p = v - v.dot(e1) * e1;
@@ -339,7 +339,7 @@ Beam3D::Beam3D(int id, int node_a, int node_b, const Eigen::Vector3d& xa, const 
     if (end.axis != Eigen::Vector3d::Zero()) {
       // A one-axis hinge (S.13): the node's rotation vector, then α; a two-axis
       // joint (S.15): then β.
-      const double an = end.axis.norm(), bn = end.axis2.norm();
+      const double an = end.axis.stableNorm(), bn = end.axis2.stableNorm();
       if (end.spin_held || end.slot == 0 || !std::isfinite(an) || !std::isfinite(bn))
         misuse(name + ": bad hinged end", __LINE__);
       hinged_ = true;
