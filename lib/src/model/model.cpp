@@ -396,10 +396,22 @@ double Model::force_terms(const Vector& q, double /*lambda*/) const {
         ++count[c];
       }
     }
+    double extent = 0.0;
     for (Eigen::Index a = 0; a < m; ++a) {
       const int c = static_cast<int>(dofs[static_cast<std::size_t>(a)].component);
-      if (c < 3) y[a] -= centre[c] / count[c];
+      if (c < 3) {
+        y[a] -= centre[c] / count[c];
+        extent = std::max(extent, std::abs(y[a]));
+      }
     }
+    // Every translation at the element's extent: its direction is computed from the
+    // coordinates, rounded to eps of its length in every component, not only along
+    // the member (a column along y has cos(π/2) = 6e-17 for its x component: a shear
+    // strain of 6e-17, whose moment on Lee's frame in units 1000 times larger was
+    // 2e-9, above a floor that counted only the y offsets, and the start point was
+    // "no equilibrium").
+    for (Eigen::Index a = 0; a < m; ++a)
+      if (static_cast<int>(dofs[static_cast<std::size_t>(a)].component) < 3) y[a] = extent;
     const auto& eq = element_eq_[e];
     for (Eigen::Index a = 0; a < m; ++a) {
       const int i = eq[static_cast<std::size_t>(a)];
