@@ -7,7 +7,7 @@
 #         stiff-shear, cancelling-pair, few-steps, load-jump, follow-bad-start,
 #         bound-inside-step, from-other-model, switch-unknown, loose-tolerance,
 #         load-control-branches, displacement-back, km-units, sensitivity-error,
-#         follow-meets-bp (all when omitted)
+#         follow-meets-bp, length-units (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -533,6 +533,52 @@ if want $case; then
     grep -q 'LP1 k34 up: .* met-bifurcation, ends at k34 = 1.00' "$work/$case-$step.log" || die "step $step: up"
     grep -q 'LP1 k34 down: .* met-bifurcation, ends at k34 = 0.241' "$work/$case-$step.log" || die "step $step: down"
     grep -q '"kind": "coincidence"' "$work/$case-$step/summary.json" || die "step $step: no coincidence event"
+  done
+  ok
+fi
+case=length-units
+if want $case; then
+  # The same structure with every length times s (coordinates; springs / s, EI s^2,
+  # moments s, controlled translations s) has the same critical loads. A star dome
+  # 1e-8 across located none: the bordering's 2 x 2 systems mix the units of dlambda
+  # and mu, and the LU's rank test set dlambda to 0. 1e-6 across took 10 SPL
+  # iterations where 4 do: the derivative's difference step was an absolute 1, the
+  # whole structure. Lee's frame 1000 times larger stopped at its start, "no
+  # equilibrium": the moments' round-off (cos(pi/2) = 6e-17 in the column's shear
+  # strain) was not in the floor.
+  scale_cfg() {  # FILE S OUT
+    awk -v s="$2" '
+      function show(k, f, n,   i, o) { o = k " ="; for (i = 1; i <= n; ++i) o = o " " f[i]; print o }
+      {
+        line = $0; sub(/#.*/, "", line)
+        if (!match(line, /^[a-z_]+ *=/)) { print line; next }
+        k = line; sub(/ *=.*/, "", k); rest = line; sub(/^[a-z_]+ *= */, "", rest); n = split(rest, f, " ")
+        if (k == "dim") dim = f[1]
+        if (k == "node") for (i = 2; i <= n; ++i) f[i] = sprintf("%.17g", f[i] * s)
+        else if (k == "spring") f[n] = sprintf("%.17g", f[n] / s)
+        else if (k == "load" && f[2] ~ /^r/) f[n] = sprintf("%.17g", f[n] * s)
+        else if (k == "displacement" && f[2] ~ /^u/) f[n] = sprintf("%.17g", f[n] * s)
+        else if (k == "beam" && dim != 3) f[6] = sprintf("%.17g", f[6] * s * s)
+        else if (k == "beam") { exit 3 }
+        show(k, f, n)
+      }' "$1" > "$3"
+  }
+  # lambdas NAME: "ID LAMBDA" of every located point, by id.
+  lambdas() { awk '/^      "id": "(LP|BP|MP)/ { id = $2 } /^      "lambda":/ && id != "" { print id, $2; id = "" }' "$work/$1/summary.json" | tr -d '",' | sort; }
+  for spec in star-dome:1e-8 star-dome:1e-6 three-bar:1e-8 lee-frame:1e3; do
+    p=${spec%%:*}; s=${spec##*:}
+    scale_cfg "$src/problems/$p.cfg" "$s" "$work/$p-$s.cfg" || { die "$p: not scaled"; continue; }
+    [ -f "$work/$case-$p-1/summary.json" ] || run $case-$p-1 "$src/problems/$p.cfg" --primary-only
+    run $case-$p-$s "$work/$p-$s.cfg" --primary-only
+    [ $rc -eq 0 ] || { die "$p at $s: exit $rc: $(tail -3 "$work/$case-$p-$s.log")"; continue; }
+    # Every point as in the unscaled run: the same ids, located at the same load
+    # (the star dome's multiple points are not located in either: null in both).
+    join <(lambdas $case-$p-1) <(lambdas $case-$p-$s) -a 1 -a 2 -e missing -o 0,1.2,2.2 |
+      awk -v what="$p at $s" '$2 == "null" && $3 == "null" { next }
+        $2 == "missing" || $3 == "missing" || $2 == "null" || $3 == "null" { print what ": " $0; bad = 1; next }
+        { d = $2 - $3; if (d < 0) d = -d; a = $2 < 0 ? -$2 : $2; if (d > 1e-10 * a) { print what ": " $0; bad = 1 } }
+        END { exit bad }' || die "$p at $s: the critical loads differ"
+    [ "$(lambdas $case-$p-1 | grep -vc null)" -ge 1 ] || die "$p: no point located"
   done
   ok
 fi

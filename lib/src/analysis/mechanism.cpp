@@ -14,15 +14,11 @@ MechanismCheck check_mechanism(const core::Problem& problem) {
   // below does not depend on the unit of length. Unscaled, a rotational pivot is
   // ~ EI/L against a translational one's EA/L: the LTB strip written in km had a
   // ratio of 9e-15 and was refused as a mechanism (in m, 1e-8).
-  // One length per kind: Model::kind_length scans every node (asked per unknown, the
-  // check took 30 s under the sanitizers on an arch of 60 000 unknowns).
-  double kind_len[3];
-  for (int k = 0; k < 3; ++k) {
-    const double l = problem.kind_length(static_cast<core::DofKind>(k));
-    kind_len[k] = l > 0.0 && std::isfinite(l) ? l : 1.0;
-  }
-  Vector len(problem.size());
-  for (int i = 0; i < problem.size(); ++i) len[i] = kind_len[static_cast<int>(problem.dof_kind(i))];
+  // core::UnknownScale asks Model::kind_length, which scans every node, once per kind
+  // (asked per unknown, the check took 30 s under the sanitizers on an arch of 60 000
+  // unknowns).
+  const core::UnknownScale unknowns(problem);
+  const Vector& len = unknowns.lengths();
   for (int k = 0; k < K.outerSize(); ++k)
     for (SparseMatrix::InnerIterator it(K, k); it; ++it) it.valueRef() /= len[it.row()] * len[it.col()];
   // CHOLMOD whatever linalg.solver says: the check reads its pivot ratio, which

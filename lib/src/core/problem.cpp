@@ -18,6 +18,31 @@ void Problem::dg_dlambda(const Vector& q, double lambda, Vector& out) const {
   out = (gp - gm) / (2.0 * eps);
 }
 
+UnknownScale::UnknownScale(const Problem& p) {
+  constexpr int kinds = 3;  // DofKind::Translation, Rotation, Generic
+  double length[kinds];
+  for (int k = 0; k < kinds; ++k) {
+    const double l = p.kind_length(static_cast<DofKind>(k));
+    length[k] = l > 0.0 && std::isfinite(l) ? l : 1.0;
+  }
+  L_ = length[static_cast<int>(DofKind::Rotation)];
+  c_.resize(p.size());
+  for (int i = 0; i < p.size(); ++i) c_[i] = length[static_cast<int>(p.dof_kind(i))];
+}
+
+double UnknownScale::norm(const Vector& v) const {
+  return v.cwiseProduct(c_).norm() / L_;
+}
+
+double UnknownScale::distance(const Vector& a, const Vector& b) const {
+  return (a - b).cwiseProduct(c_).norm() / L_;
+}
+
+double difference_length(const Problem& p) {
+  const double L = p.kind_length(DofKind::Rotation);
+  return L > 0.0 && std::isfinite(L) ? std::min(1.0, L) : 1.0;
+}
+
 std::string unknowns_fingerprint(const Problem& p) {
   // FNV-1a, 64 bits, over the names, each followed by a newline.
   std::uint64_t h = 14695981039346656037ull;

@@ -166,8 +166,11 @@ BifurcationEquation bifurcation_equation(const Problem& problem, const CriticalP
   // Central differences, [K(q₀ + εd) − K(q₀ − εd)]/(2ε), ε = cbrt(eps)(1 + ‖q‖)/‖d‖: the
   // forward form of eq. (5.2) leaves a truncation of O(ε K⁗), which with stiff axial
   // members (Eriksson's frame) reached 3e-4 |B| in C and misclassified symmetric points.
+  // ℓ₀ + ‖q‖ rather than 1 + ‖q‖: ℓ₀ = min(1, L) (core::difference_length), so that the
+  // step is not the whole structure in a model less than 1 across.
   const double eps = std::numeric_limits<double>::epsilon();
-  const auto step = [&](const Vector& d) { return std::cbrt(eps) * (1.0 + q0.norm()) / d.norm(); };
+  const double l0 = core::difference_length(problem);
+  const auto step = [&](const Vector& d) { return std::cbrt(eps) * (l0 + q0.norm()) / d.norm(); };
   auto central = [&](const Vector& d, double e, double& with_v, double& with_phi) {
     problem.tangent(q0 + e * d, cp.lambda, Kp);
     problem.tangent(q0 - e * d, cp.lambda, Km);
@@ -255,7 +258,9 @@ BifurcationEquation bifurcation_equation(const Problem& problem, const CriticalP
 }
 
 BranchExplorer::BranchExplorer(const Problem& problem, const ExplorerOptions& options)
-    : problem_(problem), options_(options), finder_(options.finder) {}
+    : problem_(problem), scale_(problem), options_(options), finder_(options.finder) {
+  finder_.measure_by(problem);
+}
 
 bool BranchExplorer::wanted(const std::string& id) const {
   if (!options_.switch_branches) return false;
@@ -293,8 +298,9 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     const CriticalPoint& o = finder_.points()[static_cast<std::size_t>(origin)];
     const std::string id = o.id;
     b.message = "the branch did not leave " + id + ": after " + std::to_string(b.points) + " steps (arc length " +
-                short_g(walked) + ") its state is within " + short_g(bound) + " (1 + |q_" + id + "|) of " + id + " (|q - q_" + id +
-                "| = " + short_g((c.q - o.q).norm()) + ", |lambda - lambda_" + id +
+                short_g(walked) + ") its state is within " + short_g(bound) + " (1 + |q_" + id + "|) of " + id +
+                ", in units of the structure's size " + short_g(scale_.size()) + " (|q - q_" + id +
+                "| = " + short_g(scale_.distance(c.q, o.q)) + ", |lambda - lambda_" + id +
                 "| = " + short_g(std::abs(c.lambda - o.lambda)) +
                 "): its steps are too short in the unknowns' own units. " +
                 (b.own_metric
@@ -369,7 +375,7 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     lambda_previous = f.current().lambda;
     if (!left) {
       const CriticalPoint& o = finder_.points()[static_cast<std::size_t>(origin)];
-      left = (f.current().q - o.q).norm() > bound * (1.0 + o.q.norm()) ||
+      left = scale_.distance(f.current().q, o.q) > bound * (1.0 + scale_.norm(o.q)) ||
              std::abs(f.current().lambda - o.lambda) > bound * (1.0 + std::abs(o.lambda));
       if (!left && b.points >= kCrawlSteps) {
         crawling();
@@ -588,17 +594,10 @@ BranchExplorer::BranchStart BranchExplorer::branch_start(const CriticalPoint& cp
   BranchStart inherited{parent, parent->base_step * options_.switch_step_ratio, false};
   if (!options_.path.auto_scale) return inherited;
   const int n = problem_.size();
-  constexpr int kinds = 3;  // DofKind::Translation, Rotation, Generic
-  double length[kinds];
-  for (int k = 0; k < kinds; ++k) length[k] = problem_.kind_length(static_cast<core::DofKind>(k));
   bool translations = false;
-  Vector c(n);
-  for (int i = 0; i < n; ++i) {
-    const core::DofKind k = problem_.dof_kind(i);
-    translations = translations || k == core::DofKind::Translation;
-    c[i] = length[static_cast<int>(k)];
-  }
-  const double L = length[static_cast<int>(core::DofKind::Rotation)];
+  for (int i = 0; i < n && !translations; ++i) translations = problem_.dof_kind(i) == core::DofKind::Translation;
+  const Vector& c = scale_.lengths();  // c_i, the explorer's UnknownScale
+  const double L = scale_.size();
   const double dl0 = std::abs(options_.path.initial_load_increment);
   const double Lambda = std::max(std::abs(cp.lambda), dl0);
   auto own = std::make_shared<PathMetric>();
@@ -689,7 +688,7 @@ bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scali
   constexpr double kNear = 1e-2, kLooseTolerance = 1e-4;
   const double r0 = again.residual_history.empty() ? INFINITY : again.residual_history.front();
   const bool near = again.converged && r0 <= std::max(kLooseTolerance, lo.tolerance) &&
-                    (again.q - bp.q).norm() <= kNear * (1.0 + bp.q.norm()) &&
+                    scale_.distance(again.q, bp.q) <= kNear * (1.0 + scale_.norm(bp.q)) &&
                     std::abs(again.lambda - bp.lambda) <= kNear * (1.0 + std::abs(bp.lambda));
   if (!near || again.kind != CriticalKind::Bifurcation) {
     message_ = "the saved point " + bp.id + " (lambda = " + core::format_g(bp.lambda, 12) +

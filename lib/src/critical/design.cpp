@@ -188,6 +188,7 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
     return s;
   }
   SparseMatrix Kt;
+  const double l0 = core::difference_length(problem);  // as in bifurcation_equation
   linalg::SymmetricFactorization fac(K);
   if (penalized::factorize(K, slot, cp.penalty, Kt, fac) != linalg::FactorStatus::Ok) {
     s.message = "penalized tangent not factorizable";
@@ -198,7 +199,7 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
     // b = ∇_q(Kφ)w + K_μφ, central differences.
     Vector b = Vector::Zero(n);
     if (w.norm() > 0) {
-      const double e = factor * kCbrtEps * (1.0 + q.norm()) / w.norm();
+      const double e = factor * kCbrtEps * (l0 + q.norm()) / w.norm();
       problem.tangent(q + e * w, lambda, Kp);
       problem.tangent(q - e * w, lambda, Km);
       b += (Kp * phi - Km * phi) / (2.0 * e);
@@ -225,7 +226,7 @@ Sensitivity sensitivity(const ProblemFamily& family, double mu, const CriticalPo
     }
     Eigen::Matrix2d M;
     M << B, C, A, B;
-    return M.fullPivLu().solve(Eigen::Vector2d(-c1, -c2))[0];  // eq. (8.3)
+    return penalized::solve_equilibrated(M, Eigen::Vector2d(-c1, -c2))[0];  // eq. (8.3)
   });
   return s;
 }

@@ -75,15 +75,6 @@ bool detected(const continuation::Crossing& c, DetectTest test) {
   return false;
 }
 
-Vector tangent_derivative_fd(const Problem& problem, const Vector& q, double lambda, const Vector& a,
-                             const Vector& b, const SparseMatrix& K0, SparseMatrix& Kwork) {
-  const double na = a.norm();
-  if (na == 0.0) return Vector::Zero(q.size());
-  const double eps = std::sqrt(std::numeric_limits<double>::epsilon()) * (1.0 + q.norm()) / na;
-  problem.tangent(q + eps * a, lambda, Kwork);
-  return (Kwork * b - K0 * b) / eps;
-}
-
 namespace {
 
 std::string fmt_g(double x) { return core::format_g(x, 9); }
@@ -404,8 +395,10 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     far = false;
     if (!located.converged) return located;
     const double to_before = (located.q - before.q).norm(), to_after = (located.q - after.q).norm();
-    far = to_before > 2.0 * span + 1e-12 * (1.0 + located.q.norm()) ||
-          to_after > 2.0 * span + 1e-12 * (1.0 + located.q.norm());
+    // Round-off slack, in the state's own units (L + ‖q‖, L the structure's size).
+    const double L = problem.kind_length(core::DofKind::Rotation);
+    const double slack = 1e-12 * ((L > 0.0 && std::isfinite(L) ? L : 1.0) + located.q.norm());
+    far = to_before > 2.0 * span + slack || to_after > 2.0 * span + slack;
     if (far) {
       // Said in the state's distances: λ alone can lie inside the bracket's λ range
       // (a flat branch brackets a point with both ends at one λ) while the state is far.
@@ -445,6 +438,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     return cp;
   }
   SparseMatrix K = problem.tangent_pattern(), Kwork = problem.tangent_pattern();
+  const double l0 = core::difference_length(problem);  // the difference step's ℓ₀
   LocatorFactorization lf(K, options.linear_solver, scratch);
   linalg::SymmetricFactorization& fac = lf.get();
   Vector q = q_start;
@@ -685,7 +679,10 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       }
     }
     if (!exact) {
-      const double eps = std::cbrt(std::numeric_limits<double>::epsilon()) * (1.0 + q.norm()) / pn;
+      // ε = cbrt(eps)(ℓ₀ + ‖q‖)/‖φ‖, ℓ₀ = min(1, L) (core::difference_length): with an
+      // absolute 1, the step moved a dome 1e-6 across by 1 % of its size, and its limit
+      // points were not located.
+      const double eps = std::cbrt(std::numeric_limits<double>::epsilon()) * (l0 + q.norm()) / pn;
       problem.tangent(q + eps * phi, lambda, Kwork);
       BH.noalias() = Kwork * H;
       problem.tangent(q - eps * phi, lambda, Kwork);
@@ -715,7 +712,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       Eigen::Matrix2d A;
       A << -H(i, 1), 1.0 - rho * H(i, 2), J(i, 1), rho * J(i, 2);
       const Eigen::Vector2d b(H(i, 0), -G3 - J(i, 0));
-      const Eigen::Vector2d x = A.fullPivLu().solve(b);
+      const Eigen::Vector2d x = penalized::solve_equilibrated(A, b);
       dl = x[0];
       s = rho * x[1];
     } else {
@@ -723,7 +720,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       Eigen::Matrix2d A;
       A << J(i, 1), J(i, 2), r.dot(J.col(1)) - Klphi.dot(H.col(1)) - phi_gll, r.dot(J.col(2)) - Klphi.dot(H.col(2));
       const Eigen::Vector2d b(-G3 - J(i, 0), -G4 - r.dot(J.col(0)) + Klphi.dot(H.col(0)));
-      const Eigen::Vector2d x = A.fullPivLu().solve(b);
+      const Eigen::Vector2d x = penalized::solve_equilibrated(A, b);
       dl = x[0];
       s = x[1];
       const double mu = H(i, 0) + dl * H(i, 1) + s * H(i, 2);
@@ -1298,6 +1295,7 @@ bool CriticalPointFinder::crossed(const continuation::PathFollower& follower, in
 
 std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continuation::PathFollower& follower,
                                                                    int branch) {
+  if (!scale_) measure_by(follower.problem());
   StepScan s = scan(follower, branch);
   const std::optional<continuation::Crossing>& c = follower.last_crossing();
   const double predicted = s.predicted;
@@ -1345,6 +1343,8 @@ std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continu
 // The largest radius within which two located points are one (relative).
 constexpr double kMaxSameRadius = 1e-2;
 
+void CriticalPointFinder::measure_by(const Problem& problem) { scale_.emplace(problem); }
+
 bool CriticalPointFinder::same_point(const CriticalPoint& a, const CriticalPoint& b) const {
   // Within what the two locations can resolve (a located point is accurate to
   // about the location tolerance; 1e-6 / 1e-8 at the default), and never more than
@@ -1353,9 +1353,14 @@ bool CriticalPointFinder::same_point(const CriticalPoint& a, const CriticalPoint
   // 1e-3 (radius 0.1) Eriksson's BP3 was LP1's (λ 1 % apart, q 9 %). Not below 1e-2:
   // at critical.tolerance = 1e-4 the points are located to ~1e-3, and with a radius
   // of 1e-3 the branches from BP1 no longer knew BP6 again when they rejoined at it.
-  const double dq = (a.q - b.q).norm(), dl = std::abs(a.lambda - b.lambda);
+  // In units of the structure's size (1 + ‖q‖ with a raw ‖q‖ is no measure: the radius
+  // 1e-6 (1 + ‖q‖) of a dome 1e-6 across is its whole size).
+  const bool scaled = scale_ && scale_->lengths().size() == a.q.size() && a.q.size() == b.q.size();
+  const double dq = scaled ? scale_->distance(a.q, b.q) : (a.q - b.q).norm();
+  const double qn = scaled ? scale_->norm(b.q) : b.q.norm();
+  const double dl = std::abs(a.lambda - b.lambda);
   const double tol = options_.locate_options.tolerance;
-  return dq <= std::min(std::max(1e-6, 100.0 * tol), kMaxSameRadius) * (1.0 + b.q.norm()) &&
+  return dq <= std::min(std::max(1e-6, 100.0 * tol), kMaxSameRadius) * (1.0 + qn) &&
          dl <= std::min(std::max(1e-8, 100.0 * tol), kMaxSameRadius) * (1.0 + std::abs(b.lambda));
 }
 

@@ -1,5 +1,6 @@
 #include "penalized.hpp"
 
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 
@@ -31,6 +32,16 @@ linalg::FactorStatus factorize(const SparseMatrix& K, int slot, double rho, Spar
   work = K;
   work.valuePtr()[slot] += rho;
   return fac.factorize(work);
+}
+
+Eigen::Vector2d solve_equilibrated(Eigen::Matrix2d A, const Eigen::Vector2d& b) {
+  Eigen::Vector2d c;
+  for (int k = 0; k < 2; ++k) {
+    c[k] = A.col(k).cwiseAbs().maxCoeff();
+    if (!(c[k] > 0.0) || !std::isfinite(c[k])) c[k] = 1.0;
+    A.col(k) /= c[k];
+  }
+  return A.fullPivLu().solve(b).cwiseQuotient(c);
 }
 
 }  // namespace senda::critical::penalized

@@ -31,4 +31,13 @@ double rho(const SparseMatrix& K, int slot, double given, double floor);
 linalg::FactorStatus factorize(const SparseMatrix& K, int slot, double rho, SparseMatrix& work,
                                linalg::SymmetricFactorization& fac);
 
+// The small dense systems of the bordering (eqs. 4.6, 4.7, 8.3) couple unknowns in
+// different units (δλ against μ or s): A's columns can differ by twenty orders of
+// magnitude, as the units of length and force do (a dome 1e-8 across: H_iλ = 7e-11
+// next to 1 − ρH_ii ~ 1). FullPivLU's rank test, relative to A's largest entry, then
+// calls the small column null and sets δλ to 0: Newton went on with λ frozen.
+// Solved with the columns equilibrated (each by its largest |entry|), and the
+// unknowns scaled back, the test sees the system's own conditioning.
+Eigen::Vector2d solve_equilibrated(Eigen::Matrix2d A, const Eigen::Vector2d& b);
+
 }  // namespace senda::critical::penalized

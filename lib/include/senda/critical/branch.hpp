@@ -167,6 +167,7 @@ class BranchExplorer {
   void absorb(const continuation::PathFollower& f);
 
   const Problem& problem_;
+  core::UnknownScale scale_;  // states compared in units of the structure's size
   ExplorerOptions options_;
   CriticalPointFinder finder_;
   std::vector<Branch> branches_;

@@ -160,11 +160,6 @@ CriticalPoint refine(const Problem& problem, const Vector& q, double lambda, con
                      AugmentedSystem system, const LocateOptions& options,
                      linalg::SymmetricFactorization* scratch = nullptr);
 
-// ∇_q(K(q) a)·b by forward differences, [K(q + εa) b − K(q) b]/ε (eq. 6.1), with
-// ε = √eps (1 + ‖q‖)/‖a‖. K0 is K(q) (both triangles), Kwork a scratch matrix.
-Vector tangent_derivative_fd(const Problem& problem, const Vector& q, double lambda, const Vector& a,
-                             const Vector& b, const SparseMatrix& K0, SparseMatrix& Kwork);
-
 }  // namespace senda::critical
 
 namespace senda::critical {
@@ -235,7 +230,11 @@ class CriticalPointFinder {
   int adopt(const CriticalPoint& cp);
   // Two located points are one within what the locations resolve (about 100 times
   // the location tolerance, at least 1e-6 in q and 1e-8 in λ, at most 1e-2, relative).
+  // States are compared in units of the structure's size (core::UnknownScale) once
+  // the finder knows its problem: from measure_by(), or from the first check().
   bool same_point(const CriticalPoint& a, const CriticalPoint& b) const;
+  // The problem whose unknowns same_point measures (their kinds and the size L).
+  void measure_by(const Problem& problem);
 
  private:
   // What a step shows before anything is located: the crossing by the signs, the
@@ -261,6 +260,7 @@ class CriticalPointFinder {
   Found record(CriticalPoint cp, int branch);
 
   FinderOptions options_;
+  std::optional<core::UnknownScale> scale_;  // same_point's measure; none: raw norms
   std::vector<CriticalPoint> points_;
   std::vector<std::pair<int, PathEigenvalues>> monitors_;  // (branch, its last point's), the 2 latest branches
   int limits_ = 0, bifurcations_ = 0, multiples_ = 0;
