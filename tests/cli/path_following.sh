@@ -7,7 +7,7 @@
 #         stiff-shear, cancelling-pair, few-steps, load-jump, follow-bad-start,
 #         bound-inside-step, from-other-model, switch-unknown, loose-tolerance,
 #         load-control-branches, displacement-back, km-units, sensitivity-error,
-#         follow-meets-bp, length-units (all when omitted)
+#         follow-meets-bp, length-units, psi-zero (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -580,6 +580,22 @@ if want $case; then
         END { exit bad }' || die "$p at $s: the critical loads differ"
     [ "$(lambdas $case-$p-1 | grep -vc null)" -ge 1 ] || die "$p: no point located"
   done
+  ok
+fi
+case=psi-zero
+if want $case; then
+  # continuation.psi = 0 with auto_scale = false: lambda is not in the step's norm.
+  # Three-bar's branch from BP2 (-) walks towards the zero length of bar 2; a step of
+  # 0.02 went through it, lambda 0.028 -> 0.80 where its predictor moved lambda by
+  # -0.04, and the branch ended "completed". Now the step is refused as a jump in
+  # lambda, the branch ends step-too-small saying so, and no step of it jumps.
+  run $case "$src/problems/three-bar.cfg" continuation.auto_scale=false continuation.psi=0
+  [ $rc -eq 0 ] || die "exit $rc: $(tail -3 "$work/$case.log")"
+  grep -q 'the step jumped in lambda' "$work/$case/summary.json" || die "the jump is not said"
+  awk -F, 'NR > 1 && $2 == 4 { if (seen && ($3 - prev > 0.1 || prev - $3 > 0.1)) { print "row " NR ": " prev " -> " $3; bad = 1 } prev = $3; seen = 1 }
+           END { exit bad }' "$work/$case/path.csv" || die "a step of branch 4 jumped in lambda"
+  same_points $case "bifurcation 0.333333333333 limit 0.422225741278 bifurcation 0.408248290464 limit 0.422225741278" ||
+    die "the points changed"
   ok
 fi
 exit $fail

@@ -474,6 +474,7 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
   ds_min_ = options_.min_step_ratio * ds0_;
   ds_max_ = options_.max_step_ratio * ds0_;
   has_secant_ = false;
+  lambda_step_scale_ = 0.0;
   load_jumps_ = 0;
   q_start_ = q;
   lambda_start_ = lambda0;
@@ -555,6 +556,7 @@ bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& t
   started_by_load_ = false;
   skip_crossing_ = true;
   has_secant_ = false;
+  lambda_step_scale_ = 0.0;
   load_jumps_ = 0;
   // Displacement control on a branch: σ is the sign of the controlled dof's change in
   // the first (pseudo-arclength) step, fixed after it (advance()). The branch tangent
@@ -824,6 +826,23 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
       return false;
     }
   }
+  // (c') The same for λ where the metric leaves it out (ψ = 0): the tests above then
+  // see the displacements only, and a corrector that converged across a singular
+  // point of the model passed them. Three-bar's branch
+  // from BP2 (−) at ψ = 0 stepped through the zero length of a bar, λ from 0.028 to
+  // 0.80 in one step of 0.02 along which the predictor moved it by −0.04, and ended
+  // "completed". Bound: what the predictor moved λ, or kMaxCorrectionFloor of the
+  // largest |Δλ| of the path's steps so far (at a limit point the predictor hardly
+  // moves λ, and the correction, ~κΔs², falls below the floor as the step is cut).
+  if (!first_step_constraint_ && arc_length && scaling_.psi == 0.0) {
+    const double predicted = std::abs(alpha * tl_), corrected = std::abs(secant_l - alpha * tl_);
+    if (corrected > std::max(predicted, kMaxCorrectionFloor * lambda_step_scale_)) {
+      why = "the step jumped in lambda (the corrector moved it by " + format_number(corrected) +
+            " from the predictor, which moved it by " + format_number(predicted) +
+            "; with continuation.psi = 0 lambda is not in the step's norm)";
+      return false;
+    }
+  }
   return true;
 }
 
@@ -979,6 +998,7 @@ bool PathFollower::advance() {
     }
     secant_q_.swap(new_secant_q_);
     secant_l_ = secant_l;
+    lambda_step_scale_ = std::max(lambda_step_scale_, std::abs(secant_l));
     if (options_.constraint == ConstraintKind::DisplacementControl && control_sign_ == 0 &&
         secant_q_[options_.control_dof] != 0.0) {
       const int j = options_.control_dof;

@@ -17,10 +17,12 @@ namespace senda::critical {
 namespace {
 
 // A secondary branch whose state stays within b (1 + ‖q_c‖) of its start point q_c
-// in q, and within b (1 + |λ_c|) in λ, b = max(kCrawlTolerance, 100 × the location
-// tolerance), for kCrawlSteps steps is crawling (trace_branch). The q bound is the
-// one under which CriticalPointFinder calls two located points the same; like it,
-// it is absolute for ‖q_c‖ ≪ 1 (the model's units); the λ bound is looser than the finder's, because the path's points
+// in q, and within b (1 + |λ_c|) in λ, b = min(max(kCrawlTolerance, 100 × the location
+// tolerance), kMaxSameRadius), for kCrawlSteps steps is crawling (trace_branch). The
+// q bound is the one under which CriticalPointFinder calls two located points the
+// same; like it, it measures states in units of the structure's size
+// (core::UnknownScale; uncapped, at critical.tolerance = 1e-3 it was 0.1 of Eriksson's
+// frame, and every branch "did not leave" its point); the λ bound is looser than the finder's, because the path's points
 // near a singular K carry λ only to about the corrector's tolerance (measured: 8.8e-8
 // above the located point on a column's crawling branch, constant to 1e-15).
 // A bifurcation point whose C changes, with the difference step halved and doubled,
@@ -290,8 +292,9 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
   }
   bool left = origin < 0;
   double walked = 0.0;
-  // As CriticalPointFinder's same-point bound in q, max(1e-6, 100 tol).
-  const double bound = std::max(kCrawlTolerance, 100.0 * finder_.options().locate_options.tolerance);
+  // As CriticalPointFinder's same-point bound in q, min(max(1e-6, 100 tol), 1e-2).
+  const double bound =
+      std::min(std::max(kCrawlTolerance, 100.0 * finder_.options().locate_options.tolerance), kMaxSameRadius);
   auto crawling = [&]() {
     stalled = true;
     const continuation::PathPoint& c = f.current();

@@ -1340,9 +1340,6 @@ std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continu
   return found;
 }
 
-// The largest radius within which two located points are one (relative).
-constexpr double kMaxSameRadius = 1e-2;
-
 void CriticalPointFinder::measure_by(const Problem& problem) { scale_.emplace(problem); }
 
 bool CriticalPointFinder::same_point(const CriticalPoint& a, const CriticalPoint& b) const {

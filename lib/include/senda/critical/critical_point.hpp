@@ -203,6 +203,10 @@ struct PathEigenvalues {
 // A step that crossed several close points is refined and reports each of them,
 // in their order along the path (FinderOptions::refine_fraction). A located point
 // outside its bracket is never reported as located (issue 19, item 2).
+// The largest radius within which two located points are one (relative; also the
+// cap of a secondary branch's test of having left its point, BranchExplorer).
+inline constexpr double kMaxSameRadius = 1e-2;
+
 class CriticalPointFinder {
  public:
   struct Found {
