@@ -589,13 +589,26 @@ if want $case; then
   # 0.02 went through it, lambda 0.028 -> 0.80 where its predictor moved lambda by
   # -0.04, and the branch ended "completed". Now the step is refused as a jump in
   # lambda, the branch ends step-too-small saying so, and no step of it jumps.
-  run $case "$src/problems/three-bar.cfg" continuation.auto_scale=false continuation.psi=0
-  [ $rc -eq 0 ] || die "exit $rc: $(tail -3 "$work/$case.log")"
-  grep -q 'the step jumped in lambda' "$work/$case/summary.json" || die "the jump is not said"
-  awk -F, 'NR > 1 && $2 == 4 { if (seen && ($3 - prev > 0.1 || prev - $3 > 0.1)) { print "row " NR ": " prev " -> " $3; bad = 1 } prev = $3; seen = 1 }
-           END { exit bad }' "$work/$case/path.csv" || die "a step of branch 4 jumped in lambda"
-  same_points $case "bifurcation 0.333333333333 limit 0.422225741278 bifurcation 0.408248290464 limit 0.422225741278" ||
-    die "the points changed"
+  # psi = 1e-3 (lambda still hardly in the norm) jumped the same way.
+  for psi in 0 1e-3; do
+    run $case-$psi "$src/problems/three-bar.cfg" continuation.auto_scale=false continuation.psi=$psi
+    [ $rc -eq 0 ] || die "psi $psi: exit $rc: $(tail -3 "$work/$case-$psi.log")"
+    # At psi = 0 the branch ends at the refused jump, saying so; at 1e-3 the refusals
+    # cut its steps until it ends at the bar's zero length (complex roots there).
+    [ "$psi" != 0 ] || grep -q 'the step jumped in lambda' "$work/$case-$psi/summary.json" || die "psi 0: the jump is not said"
+    grep -q '"termination": "step-too-small"' "$work/$case-$psi/summary.json" || die "psi $psi: no branch ends step-too-small"
+    awk -F, 'NR > 1 && $2 == 4 { if (seen && ($3 - prev > 0.1 || prev - $3 > 0.1)) { print "row " NR ": " prev " -> " $3; bad = 1 } prev = $3; seen = 1 }
+             END { exit bad }' "$work/$case-$psi/path.csv" || die "psi $psi: a step of branch 4 jumped in lambda"
+    same_points $case-$psi "bifurcation 0.333333333333 limit 0.422225741278 bifurcation 0.408248290464 limit 0.422225741278" ||
+      die "psi $psi: the points changed"
+  done
+  # Not a jump: the corrector's round-off in lambda on a pitchfork branch, where the
+  # predicted and the steps' load increments are ~0 (the Euler column's branches at
+  # psi = 0: 2e-11; a first version refused it and both ended step-too-small).
+  run $case-euler "$src/problems/euler-column.cfg" continuation.psi=0
+  [ $rc -eq 0 ] || die "euler: exit $rc"
+  ! grep -q 'jumped in lambda' "$work/$case-euler/summary.json" || die "euler: a step refused as a jump"
+  [ "$(grep -c '"termination": "max-steps"' "$work/$case-euler/summary.json")" -eq 2 ] || die "euler: the branches did not run to max-steps"
   ok
 fi
 exit $fail

@@ -50,6 +50,9 @@ constexpr double kMaxCorrectionFloor = 0.05;
 // truss with a 1e-3 imperfection. (It was 10, and the three-bar branch's jump went
 // unsaid.)
 constexpr double kLoadControlJump = 1.5;
+// Check (c') of a step (λ where ψ leaves it out of the norm): a correction of λ below
+// this fraction of |λ| (and of the path's largest load increment) is never a jump.
+constexpr double kLambdaJumpFloor = 1e-3;
 // The scaling (eq. 2.10): a kind of unknown whose block of the first tangent,
 // measured as a length, is below this fraction of the largest is one the load does
 // not move (round-off, or a response too small to set a unit by).
@@ -826,20 +829,28 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
       return false;
     }
   }
-  // (c') The same for λ where the metric leaves it out (ψ = 0): the tests above then
-  // see the displacements only, and a corrector that converged across a singular
-  // point of the model passed them. Three-bar's branch
-  // from BP2 (−) at ψ = 0 stepped through the zero length of a bar, λ from 0.028 to
-  // 0.80 in one step of 0.02 along which the predictor moved it by −0.04, and ended
-  // "completed". Bound: what the predictor moved λ, or kMaxCorrectionFloor of the
-  // largest |Δλ| of the path's steps so far (at a limit point the predictor hardly
-  // moves λ, and the correction, ~κΔs², falls below the floor as the step is cut).
-  if (!first_step_constraint_ && arc_length && scaling_.psi == 0.0) {
+  // (c') The same for λ where the metric hardly sees it: ψ times the largest |Δλ| of
+  // the path's steps below the slack of (c), kMaxCorrectionFloor Δs (ψ = 0, or a ψ
+  // small for the units). The tests above then see the displacements only, and a
+  // corrector that converged across a singular point of the model passed them.
+  // Three-bar's branch from BP2 (−) at ψ = 0 (and at 1e-3) stepped through the zero
+  // length of a bar, λ from 0.028 to 0.80 in one step of 0.02 along which the
+  // predictor moved it by −0.04, and ended "completed". Bound: what the predictor
+  // moved λ, or kMaxCorrectionFloor of the largest |Δλ| of the path's steps so far (at
+  // a limit point the predictor hardly moves λ, and the correction, ~κΔs², falls below
+  // it as the step is cut), or kLambdaJumpFloor of |λ| and that largest |Δλ| (on a
+  // pitchfork branch both the predicted Δλ and the steps' are ~0, and the corrector
+  // moves λ by its round-off, 2e-11 on the Euler column: a first version without this
+  // floor ended both its branches step-too-small).
+  const double lambda_weight = scaling_.psi * lambda_step_scale_;
+  if (!first_step_constraint_ && arc_length && lambda_weight < kMaxCorrectionFloor * ds) {
     const double predicted = std::abs(alpha * tl_), corrected = std::abs(secant_l - alpha * tl_);
-    if (corrected > std::max(predicted, kMaxCorrectionFloor * lambda_step_scale_)) {
+    const double floor = std::max(kMaxCorrectionFloor * lambda_step_scale_,
+                                  kLambdaJumpFloor * (std::abs(current_.lambda) + lambda_step_scale_));
+    if (corrected > std::max(predicted, floor)) {
       why = "the step jumped in lambda (the corrector moved it by " + format_number(corrected) +
-            " from the predictor, which moved it by " + format_number(predicted) +
-            "; with continuation.psi = 0 lambda is not in the step's norm)";
+            " from the predictor, which moved it by " + format_number(predicted) + "; with continuation.psi = " +
+            format_number(scaling_.psi) + " lambda hardly counts in the step's norm)";
       return false;
     }
   }
