@@ -437,6 +437,13 @@ if want $case; then
     [ "$n" -eq 8 ] || die "eriksson at $t: $n points, expected 8"
     [ "$(grep -c '"termination": "rejoined"' "$work/$case-e$t/summary.json")" -ge 2 ] || die "eriksson at $t: not rejoined"
   done
+  # Three-bar at 1e-3: SPL stopped after one iteration 5.5e-3 from BP2 with phi^T r =
+  # 0.028 and a residual of 6e-4, and BP2 was reported as a limit point "LP2". A
+  # point is now classified only once phi^T r stands clear of its residual.
+  run $case-tb "$src/problems/three-bar.cfg" critical.tolerance=1e-3
+  [ $rc -eq 0 ] || die "three-bar: exit $rc"
+  points $case-tb | awk '$2 == "true" { n[$1]++ } END { exit !(n["bifurcation"] == 2 && n["limit"] == 2) }' ||
+    die "three-bar at 1e-3: $(points $case-tb | tr '\n' ';')"
   ok
 fi
 case=load-control-branches

@@ -63,6 +63,10 @@ BracketEvidence bracket_evidence(const continuation::PathPoint& before, const co
   return BracketEvidence::None;
 }
 
+// A located point is classified by φᵀr only once φᵀr exceeds this multiple of its
+// scaled residual (refine()).
+constexpr double kClassifyMargin = 1e6;
+
 bool detected(const continuation::Crossing& c, DetectTest test) {
   const bool inertia = c.negative_pivots_before != c.negative_pivots_after;
   // The bordered-determinant test is part of every choice: it is the one that sees
@@ -554,7 +558,17 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     const bool phi_ok = last_dphi <= 100.0 * tol * pn;
     const bool phi_floor = at_floor && last_dphi >= 0.5 * previous_dphi && last_dphi <= root_tol * pn;
     const bool small_update = it > 0 && (lambda_ok || lambda_floor) && (phi_ok || phi_floor);
-    if (res <= options.tolerance && small_update) {
+    // Not yet a limit point while φᵀr is within kClassifyMargin of the residual: a
+    // location at a loose tolerance cannot tell that φᵀr from a bifurcation point's 0
+    // (three-bar at critical.tolerance = 1e-3: SPL stopped after one iteration 5.5e-3
+    // from BP2, residual 6e-4 and φᵀr 0.028, and BP2 was reported as "LP2"; with a
+    // margin of 1e3 it stopped one iteration later at a residual of 8.8e-6, φᵀr 0.025,
+    // still "LP2"). Newton goes on until φᵀr stands clear of the residual, or falls
+    // below bifurcation_tolerance and SPB takes over; at the last iteration the point
+    // stands as it is. At the default tolerance the catalogue's points were unchanged.
+    const bool unclassified = !spb && cp.phi_dot_r >= options.bifurcation_tolerance &&
+                              cp.phi_dot_r < kClassifyMargin * res && it < options.max_iterations;
+    if (res <= options.tolerance && small_update && !unclassified) {
       // λ at its floor (its update did not halve): one more iteration first, where the
       // budget allows. A floor of the scaled residual is not always one of λ: near a
       // fold the residual hardly sees the position along the path, whose square λ's
