@@ -845,8 +845,11 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
   const double lambda_weight = scaling_.psi * lambda_step_scale_;
   if (!first_step_constraint_ && arc_length && lambda_weight < kMaxCorrectionFloor * ds) {
     const double predicted = std::abs(alpha * tl_), corrected = std::abs(secant_l - alpha * tl_);
-    const double floor = std::max(kMaxCorrectionFloor * lambda_step_scale_,
-                                  kLambdaJumpFloor * (std::abs(current_.lambda) + lambda_step_scale_));
+    // and √tol_r (1 + |λ|), the corrector's own resolution of λ where λ and the path's
+    // increments are ~0 (a flat branch at λ = 0).
+    const double floor = std::max({kMaxCorrectionFloor * lambda_step_scale_,
+                                   kLambdaJumpFloor * (std::abs(current_.lambda) + lambda_step_scale_),
+                                   std::sqrt(options_.residual_tolerance) * (1.0 + std::abs(current_.lambda))});
     if (corrected > std::max(predicted, floor)) {
       why = "the step jumped in lambda (the corrector moved it by " + format_number(corrected) +
             " from the predictor, which moved it by " + format_number(predicted) + "; with continuation.psi = " +

@@ -566,7 +566,10 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     // still "LP2"). Newton goes on until φᵀr stands clear of the residual, or falls
     // below bifurcation_tolerance and SPB takes over; at the last iteration the point
     // stands as it is. At the default tolerance the catalogue's points were unchanged.
-    const bool unclassified = !spb && cp.phi_dot_r >= options.bifurcation_tolerance &&
+    // Only where φᵀr classifies (AugmentedSystem::Auto): a point fixed as a limit point
+    // by its bracket's signs, or run on a fixed system, is not classified by it.
+    const bool unclassified = system == AugmentedSystem::Auto && !spb &&
+                              cp.phi_dot_r >= options.bifurcation_tolerance &&
                               cp.phi_dot_r < kClassifyMargin * res && it < options.max_iterations;
     if (res <= options.tolerance && small_update && !unclassified) {
       // λ at its floor (its update did not halve): one more iteration first, where the
