@@ -86,11 +86,12 @@ class Problem {
 
 // The unknowns as fractions of the problem's size L = kind_length(Rotation): unknown i
 // in units of L is q_i c_i / L, c_i = kind_length of its kind (a translation over L, a
-// rotation θ as it is, since θ L / L). Norms of states and directions taken so do not
-// depend on the unit of length, where a raw ‖q‖ next to an absolute 1 does (a
-// difference step √eps (1 + ‖q‖) moved a dome 1e-6 across by 1.5 % of its size, and
-// its limit points were not located). For a problem without kinds (every
-// kind_length 1) it is the identity, and every norm is the raw one.
+// rotation θ as it is, since θ L / L). Distances between states taken so do not
+// depend on the unit of length, where a raw ‖q‖ next to an absolute 1 does (the
+// same-point radius 1e-6 (1 + ‖q‖) is the whole of a dome 1e-6 across). Used by
+// CriticalPointFinder::same_point, a branch's test of having left its point, --from's
+// nearness, the mechanism check and the branch metric. For a problem without kinds
+// (every kind_length 1) it is the identity, and every norm is the raw one.
 class UnknownScale {
  public:
   // Asks kind_length once per kind (Model::kind_length scans every node) and
