@@ -38,10 +38,12 @@ double UnknownScale::distance(const Vector& a, const Vector& b) const {
   return (a - b).cwiseProduct(c_).norm() / L_;
 }
 
-double difference_length(const Problem& p) {
+double structure_size(const Problem& p) {
   const double L = p.kind_length(DofKind::Rotation);
-  return L > 0.0 && std::isfinite(L) ? std::min(1.0, L) : 1.0;
+  return L > 0.0 && std::isfinite(L) ? L : 1.0;
 }
+
+double difference_length(const Problem& p) { return std::min(1.0, structure_size(p)); }
 
 std::string unknowns_fingerprint(const Problem& p) {
   // FNV-1a, 64 bits, over the names, each followed by a newline.

@@ -260,7 +260,7 @@ BifurcationEquation bifurcation_equation(const Problem& problem, const CriticalP
 }
 
 BranchExplorer::BranchExplorer(const Problem& problem, const ExplorerOptions& options)
-    : problem_(problem), scale_(problem), options_(options), finder_(options.finder) {
+    : problem_(problem), options_(options), finder_(options.finder) {
   finder_.measure_by(problem);
 }
 
@@ -302,8 +302,8 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     const std::string id = o.id;
     b.message = "the branch did not leave " + id + ": after " + std::to_string(b.points) + " steps (arc length " +
                 short_g(walked) + ") its state is within " + short_g(bound) + " (1 + |q_" + id + "|) of " + id +
-                ", in units of the structure's size " + short_g(scale_.size()) + " (|q - q_" + id +
-                "| = " + short_g(scale_.distance(c.q, o.q)) + ", |lambda - lambda_" + id +
+                ", in units of the structure's size " + short_g(scale().size()) + " (|q - q_" + id +
+                "| = " + short_g(scale().distance(c.q, o.q)) + ", |lambda - lambda_" + id +
                 "| = " + short_g(std::abs(c.lambda - o.lambda)) +
                 "): its steps are too short in the unknowns' own units. " +
                 (b.own_metric
@@ -378,7 +378,7 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     lambda_previous = f.current().lambda;
     if (!left) {
       const CriticalPoint& o = finder_.points()[static_cast<std::size_t>(origin)];
-      left = scale_.distance(f.current().q, o.q) > bound * (1.0 + scale_.norm(o.q)) ||
+      left = scale().distance(f.current().q, o.q) > bound * (1.0 + scale().norm(o.q)) ||
              std::abs(f.current().lambda - o.lambda) > bound * (1.0 + std::abs(o.lambda));
       if (!left && b.points >= kCrawlSteps) {
         crawling();
@@ -599,8 +599,8 @@ BranchExplorer::BranchStart BranchExplorer::branch_start(const CriticalPoint& cp
   const int n = problem_.size();
   bool translations = false;
   for (int i = 0; i < n && !translations; ++i) translations = problem_.dof_kind(i) == core::DofKind::Translation;
-  const Vector& c = scale_.lengths();  // c_i, the explorer's UnknownScale
-  const double L = scale_.size();
+  const Vector& c = scale().lengths();  // c_i
+  const double L = scale().size();
   const double dl0 = std::abs(options_.path.initial_load_increment);
   const double Lambda = std::max(std::abs(cp.lambda), dl0);
   auto own = std::make_shared<PathMetric>();
@@ -691,7 +691,7 @@ bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scali
   constexpr double kNear = 1e-2, kLooseTolerance = 1e-4;
   const double r0 = again.residual_history.empty() ? INFINITY : again.residual_history.front();
   const bool near = again.converged && r0 <= std::max(kLooseTolerance, lo.tolerance) &&
-                    scale_.distance(again.q, bp.q) <= kNear * (1.0 + scale_.norm(bp.q)) &&
+                    scale().distance(again.q, bp.q) <= kNear * (1.0 + scale().norm(bp.q)) &&
                     std::abs(again.lambda - bp.lambda) <= kNear * (1.0 + std::abs(bp.lambda));
   if (!near || again.kind != CriticalKind::Bifurcation) {
     message_ = "the saved point " + bp.id + " (lambda = " + core::format_g(bp.lambda, 12) +

@@ -400,8 +400,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     if (!located.converged) return located;
     const double to_before = (located.q - before.q).norm(), to_after = (located.q - after.q).norm();
     // Round-off slack, in the state's own units (L + ‖q‖, L the structure's size).
-    const double L = problem.kind_length(core::DofKind::Rotation);
-    const double slack = 1e-12 * ((L > 0.0 && std::isfinite(L) ? L : 1.0) + located.q.norm());
+    const double slack = 1e-12 * (core::structure_size(problem) + located.q.norm());
     far = to_before > 2.0 * span + slack || to_after > 2.0 * span + slack;
     if (far) {
       // Said in the state's distances: λ alone can lie inside the bracket's λ range

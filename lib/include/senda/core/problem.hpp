@@ -111,6 +111,10 @@ class UnknownScale {
   double L_ = 1.0;
 };
 
+// The structure's size L: kind_length(Rotation), 1 where that is not a positive finite
+// number (UnknownScale::size() is the same).
+double structure_size(const Problem& p);
+
 // The length ℓ₀ in the difference steps of the tangent's derivatives,
 // ε = c (ℓ₀ + ‖q‖)/‖d‖ (c = √eps or cbrt(eps)): min(1, L), L = kind_length(Rotation)
 // the structure's size. K varies over an element's length, not the structure's, so

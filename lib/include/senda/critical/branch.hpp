@@ -166,8 +166,11 @@ class BranchExplorer {
   bool wanted(const std::string& id) const;
   void absorb(const continuation::PathFollower& f);
 
+  // States compared in units of the structure's size: the finder's measure, set by
+  // the constructor.
+  const core::UnknownScale& scale() const { return *finder_.unknown_scale(); }
+
   const Problem& problem_;
-  core::UnknownScale scale_;  // states compared in units of the structure's size
   ExplorerOptions options_;
   CriticalPointFinder finder_;
   std::vector<Branch> branches_;

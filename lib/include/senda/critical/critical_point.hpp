@@ -196,6 +196,10 @@ struct PathEigenvalues {
   Eigen::MatrixXd x;
 };
 
+// The largest radius within which two located points are one (relative; also the
+// cap of a secondary branch's test of having left its point, BranchExplorer).
+inline constexpr double kMaxSameRadius = 1e-2;
+
 // Watches paths: after each accepted step of a follower, call check(); when the
 // step crossed a critical point under the chosen test it is located (or reported
 // unlocated) and numbered LP1, LP2… / BP1… / MP1… in order of discovery. A point
@@ -203,10 +207,6 @@ struct PathEigenvalues {
 // A step that crossed several close points is refined and reports each of them,
 // in their order along the path (FinderOptions::refine_fraction). A located point
 // outside its bracket is never reported as located (issue 19, item 2).
-// The largest radius within which two located points are one (relative; also the
-// cap of a secondary branch's test of having left its point, BranchExplorer).
-inline constexpr double kMaxSameRadius = 1e-2;
-
 class CriticalPointFinder {
  public:
   struct Found {
@@ -239,6 +239,8 @@ class CriticalPointFinder {
   bool same_point(const CriticalPoint& a, const CriticalPoint& b) const;
   // The problem whose unknowns same_point measures (their kinds and the size L).
   void measure_by(const Problem& problem);
+  // That measure; null until measure_by() or the first check().
+  const core::UnknownScale* unknown_scale() const { return scale_ ? &*scale_ : nullptr; }
 
  private:
   // What a step shows before anything is located: the crossing by the signs, the
