@@ -83,6 +83,43 @@ namespace {
 
 std::string fmt_g(double x) { return core::format_g(x, 9); }
 
+// D = diag dⱼ of a Jacobi scaling, dⱼ = |Kⱼⱼ|^(−½) of K₀ = K(0, 0), the structure's
+// stiffness unloaded (not of a K near the critical point, whose diagonal the critical
+// mode itself softens). An entry below 10⁻⁸ of the mean of its kind's takes that mean,
+// a kind whose entries all vanish the mean of the others, and every dⱼ is 1 when the
+// diagonal is zero: there is nothing to scale by. K(0, 0) not finite: K at
+// (q_here, λ_here) instead. K is the tangent's pattern, overwritten.
+Vector jacobi_diagonal(const Problem& p, SparseMatrix& K, const Vector& q_here, double lambda_here) {
+  const int n = p.size();
+  p.tangent(Vector::Zero(n), 0.0, K);
+  bool finite = true;
+  for (int j = 0; j < n && finite; ++j) finite = std::isfinite(K.coeff(j, j));
+  if (!finite) p.tangent(q_here, lambda_here, K);
+  constexpr std::size_t kKinds = 3;
+  std::array<double, kKinds> sum{}, count{};
+  Vector s(n), d(n);
+  for (int j = 0; j < n; ++j) {
+    const auto k = static_cast<std::size_t>(p.dof_kind(j));
+    const double a = std::abs(K.coeff(j, j));
+    s[j] = std::isfinite(a) ? a : 0.0;
+    sum[k] += s[j];
+    ++count[k];
+  }
+  double all_sum = 0.0, all_count = 0.0;
+  for (std::size_t k = 0; k < kKinds; ++k)
+    if (sum[k] > 0.0) {
+      all_sum += sum[k];
+      all_count += count[k];
+    }
+  const double all_mean = all_count > 0.0 ? all_sum / all_count : 1.0;
+  for (int j = 0; j < n; ++j) {
+    const auto k = static_cast<std::size_t>(p.dof_kind(j));
+    const double mean = sum[k] > 0.0 ? sum[k] / count[k] : all_mean;
+    d[j] = 1.0 / std::sqrt(s[j] >= 1e-8 * mean ? s[j] : mean);
+  }
+  return d;
+}
+
 // Deterministic start vectors with no special symmetry, so that none is
 // orthogonal to a symmetric or antisymmetric buckling mode.
 Eigen::MatrixXd start_block(int n, int m) {
@@ -99,13 +136,18 @@ struct Eigenpairs {
   Eigen::MatrixXd x;
 };
 // start: the first block (n × m), e.g. the vectors at the previous path point;
-// null for start_block().
+// null for start_block(). With d (jacobi_diagonal), the eigenpairs of K̂ = D K D
+// instead, with f still K's factorization (K̂⁻¹ = D⁻¹ K⁻¹ D⁻¹) and x in D⁻¹'s
+// coordinates: those nearest zero in the model's units can all be the softest
+// unknowns' (locate(), the start mode).
 Eigenpairs nearest_eigenpairs(const linalg::SymmetricFactorization& f, const SparseMatrix& K, int m,
-                              int iterations, const Eigen::MatrixXd* start = nullptr) {
+                              int iterations, const Eigen::MatrixXd* start = nullptr, const Vector* d = nullptr) {
   const int n = static_cast<int>(K.rows());
   Eigen::MatrixXd X = start && start->rows() == n && start->cols() == m ? *start : start_block(n, m), Y;
   for (int k = 0; k < iterations; ++k) {
+    if (d) X.array().colwise() /= d->array();
     f.solve(X, Y);
+    if (d) Y.array().colwise() /= d->array();
     // QR in place in Y, and Q's first m columns formed in X: no n × m temporaries
     // beyond X and Y (at n = 10⁶ each is 32 MB; the location's memory is counted,
     // docs/performance.md).
@@ -113,7 +155,9 @@ Eigenpairs nearest_eigenpairs(const linalg::SymmetricFactorization& f, const Spa
     X.setIdentity(n, m);
     X.applyOnTheLeft(qr.householderQ());
   }
+  if (d) X.array().colwise() *= d->array();
   const Eigen::MatrixXd T = X.transpose() * (K * X);
+  if (d) X.array().colwise() /= d->array();
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(0.5 * (T + T.transpose()));
   std::vector<int> order(m);
   for (int k = 0; k < m; ++k) order[k] = k;
@@ -253,6 +297,9 @@ namespace {
 // 0 (ε_b = bifurcation_tolerance classifies); between, SPL may have stopped at a
 // bifurcation point.
 constexpr double kAmbiguousPhiDotR = 1e-3;
+// The overlap |x_beforeᵀ x_after| of two unit eigenvectors below which they are not
+// taken for one mode across a bracket (predicted_crossing() uses the same 0.5).
+constexpr double kModeMatch = 0.5;
 }  // namespace
 
 CriticalPoint locate(const Problem& problem, const continuation::PathPoint& before,
@@ -291,33 +338,65 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     LocatorFactorization lf(K, options.linear_solver, scratch, &factor_after);
     linalg::SymmetricFactorization& fac = lf.get();
     const int m = std::min(n, options.subspace_size);
-    std::optional<Eigenpairs> ea, eb;
-    if (factor_after.status() == linalg::FactorStatus::Ok) {
+    // The eigenpairs nearest zero at both ends, matched: the pair whose eigenvalue
+    // changed sign with the largest overlap of vectors. With d, those of K̂ = D K D
+    // (one D for both ends, so that their vectors compare).
+    bool before_factorized = false;
+    const auto match = [&](const Vector* d, double& best) -> bool {
+      std::optional<Eigenpairs> ea, eb;
       problem.tangent(after.q, after.lambda, K);
-      eb = nearest_eigenpairs(factor_after, K, m, options.inverse_iterations);
-    }
-    problem.tangent(before.q, before.lambda, K);
-    if (fac.factorize(K) == linalg::FactorStatus::Ok) ea = nearest_eigenpairs(fac, K, m, options.inverse_iterations);
-    cp.factorizations = lf.factorizations();
-    if (!ea || !eb || !ea->mu.allFinite() || !eb->mu.allFinite()) {
+      if (factor_after.status() == linalg::FactorStatus::Ok)
+        eb = nearest_eigenpairs(factor_after, K, m, options.inverse_iterations, nullptr, d);
+      problem.tangent(before.q, before.lambda, K);
+      if (!before_factorized) before_factorized = fac.factorize(K) == linalg::FactorStatus::Ok;
+      if (before_factorized) ea = nearest_eigenpairs(fac, K, m, options.inverse_iterations, nullptr, d);
+      cp.factorizations = lf.factorizations();
+      if (!ea || !eb || !ea->mu.allFinite() || !eb->mu.allFinite()) return false;
+      int ka = 0, kb = 0;
+      best = -1.0;
+      for (int p = 0; p < m; ++p)
+        for (int s2 = 0; s2 < m; ++s2) {
+          if ((ea->mu[p] < 0) == (eb->mu[s2] < 0)) continue;
+          const double overlap = std::abs(ea->x.col(p).dot(eb->x.col(s2)));
+          if (overlap > best) {
+            best = overlap;
+            ka = p;
+            kb = s2;
+          }
+        }
+      nearer_before = std::abs(ea->mu[ka]) < std::abs(eb->mu[kb]);
+      mode_before = ea->x.col(ka);
+      mode_after = eb->x.col(kb);
+      if (d) {  // x = D x̂
+        mode_before.array() *= d->array();
+        mode_after.array() *= d->array();
+      }
+      return true;
+    };
+    // In the model's units first. Where no eigenvalue among the nearest changed sign
+    // with a matching vector, the units may be what hides it: the torsional column in
+    // millimetres (EI_w × 10¹²) has bending eigenvalues far nearer zero than the twist
+    // mode's that crossed, the four nearest were all bending, and Newton went from a
+    // bending mode to the Euler load, 10 times the bracket's λ. Then in K̂'s units,
+    // where every unknown's own stiffness is 1. Not first: the limit point of a
+    // generated lattice dome (3 rings) is among K's four nearest and was not among
+    // K̂'s, with D of the bracket's own K, in a first version.
+    double best = -1.0;
+    if (!match(nullptr, best)) {
       cp.message = "a bracket point has a singular or non-finite tangent: no start mode";
       return cp;
     }
-    int ka = 0, kb = 0;
-    double best = -1.0;
-    for (int p = 0; p < m; ++p)
-      for (int s2 = 0; s2 < m; ++s2) {
-        if ((ea->mu[p] < 0) == (eb->mu[s2] < 0)) continue;
-        const double overlap = std::abs(ea->x.col(p).dot(eb->x.col(s2)));
-        if (overlap > best) {
-          best = overlap;
-          ka = p;
-          kb = s2;
-        }
+    if (best < kModeMatch) {
+      const Vector d = jacobi_diagonal(problem, K, before.q, before.lambda);
+      const Vector keep_before = mode_before, keep_after = mode_after;
+      const bool keep_nearer = nearer_before;
+      double best_scaled = -1.0;
+      if (!match(&d, best_scaled) || best_scaled <= best) {
+        mode_before = keep_before;
+        mode_after = keep_after;
+        nearer_before = keep_nearer;
       }
-    nearer_before = std::abs(ea->mu[ka]) < std::abs(eb->mu[kb]);
-    mode_before = ea->x.col(ka);
-    mode_after = eb->x.col(kb);
+    }
   }
   const long start_factorizations = cp.factorizations;
   const double lambda_span = std::max({std::abs(after.lambda - before.lambda), 1e-300});
