@@ -478,3 +478,61 @@ TEST_CASE("refinement: a split holds at most one factorization object besides th
     CHECK(on.finder_factorizations == sum_factorizations(on.points));
   }
 }
+
+namespace {
+// g = (q₁, q₀, (1 − λ) q₂ + q₂³): the trivial path meets a pitchfork at λ = 1 with
+// φ = e₂, where K = [[0, 1, 0], [1, 0, 0], [0, 0, 0]]. K + ρ e₂e₂ᵀ is regular, but
+// its leading 2 × 2 block has a zero diagonal: an LDLᵀ without pivoting meets a zero
+// pivot on it in any order.
+class ZeroDiagonalBlock final : public Problem {
+ public:
+  ZeroDiagonalBlock() {
+    std::vector<Eigen::Triplet<double>> t;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) t.emplace_back(i, j, 0.0);
+    pattern_.resize(3, 3);
+    pattern_.setFromTriplets(t.begin(), t.end());
+  }
+  int size() const override { return 3; }
+  void residual(const Vector& q, double lambda, Vector& g) const override {
+    g.resize(3);
+    g << q[1], q[0], (1.0 - lambda) * q[2] + q[2] * q[2] * q[2];
+  }
+  const SparseMatrix& tangent_pattern() const override { return pattern_; }
+  void tangent(const Vector& q, double lambda, SparseMatrix& K) const override {
+    K = pattern_;
+    K.coeffRef(0, 1) = K.coeffRef(1, 0) = 1.0;
+    K.coeffRef(2, 2) = 1.0 - lambda + 3.0 * q[2] * q[2];
+  }
+  void dg_dlambda(const Vector& q, double, Vector& out) const override {
+    out.setZero(3);
+    out[2] = -q[2];
+  }
+
+ private:
+  SparseMatrix pattern_;
+};
+}  // namespace
+
+TEST_CASE("refine: a penalized tangent that CHOLMOD's LDLᵀ cannot factorize is factorized by MUMPS",
+          "[critical][refine][linalg]") {
+  const ZeroDiagonalBlock m;
+  // The premise: CHOLMOD's simplicial LDLᵀ meets the zero pivot of K + ρ e₂e₂ᵀ.
+  SparseMatrix K = m.tangent_pattern();
+  m.tangent(Vector::Zero(3), 0.9, K);
+  K.coeffRef(2, 2) += 0.5;
+  linalg::SymmetricFactorization cholmod(K, linalg::Solver::Cholmod);
+  REQUIRE(cholmod.factorize(K) == linalg::FactorStatus::Singular);
+  const CriticalPoint cp =
+      refine(m, Vector::Zero(3), 0.9, Vector::Unit(3, 2), 1.0, AugmentedSystem::Auto, LocateOptions{});
+  INFO(cp.message);
+  if (linalg::mumps_available()) {
+    CHECK(cp.converged);
+    CHECK(cp.kind == CriticalKind::Bifurcation);
+    CHECK(std::abs(cp.lambda - 1.0) <= 1e-12);
+    CHECK(cp.q.norm() <= 1e-12);
+  } else {
+    CHECK_FALSE(cp.converged);
+    CHECK(cp.message.find("penalized matrix") != std::string::npos);
+  }
+}

@@ -522,7 +522,11 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   SparseMatrix K = problem.tangent_pattern(), Kwork = problem.tangent_pattern();
   const double l0 = core::difference_length(problem);  // the difference step's ℓ₀
   LocatorFactorization lf(K, options.linear_solver, scratch);
-  linalg::SymmetricFactorization& fac = lf.get();
+  linalg::SymmetricFactorization* fac = &lf.get();
+  std::unique_ptr<linalg::SymmetricFactorization> pivoting;  // see the factorization of K̃ below
+  const auto factorizations = [&] {
+    return lf.factorizations() + (pivoting ? pivoting->stats().factorizations : 0L);
+  };
   Vector q = q_start;
   double lambda = lambda_start;
   Vector phi = phi_start;
@@ -748,9 +752,20 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       }
     }
 
-    // K̃ = K + ρ eᵢeᵢᵀ, one factorization.
-    const linalg::FactorStatus st = penalized::factorize(K, slot, rho, Kwork, fac);
-    cp.factorizations = lf.factorizations();
+    // K̃ = K + ρ eᵢeᵢᵀ, one factorization. K̃ is regular at a simple critical point
+    // with φᵢ ≠ 0, but an LDLᵀ without pivoting (CHOLMOD's simplicial one) can meet an
+    // exact zero pivot on the way, whatever ρ. Then the location goes on with MUMPS,
+    // which pivots (2 × 2 where it must), when it is built. (Eriksson's frame at
+    // ψ = 0.001 met one at BP2, one iteration from the point, when SPL/SPB were tried
+    // in Jacobi-scaled unknowns; ρ × e did not help; MUMPS located it.)
+    linalg::FactorStatus st = penalized::factorize(K, slot, rho, Kwork, *fac);
+    if (st == linalg::FactorStatus::Singular && fac->backend() == linalg::Solver::Cholmod && !pivoting &&
+        linalg::mumps_available()) {
+      pivoting = std::make_unique<linalg::SymmetricFactorization>(K, linalg::Solver::Mumps);
+      fac = pivoting.get();
+      st = penalized::factorize(K, slot, rho, Kwork, *fac);
+    }
+    cp.factorizations = factorizations();
     if (st != linalg::FactorStatus::Ok) {
       cp.message = std::string("penalized matrix K + rho e_i e_i^T is ") + linalg::to_string(st);
       return cp;
@@ -758,7 +773,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     rhs.col(0) = -G1;
     rhs.col(1) = r;
     rhs.col(2) = Vector::Unit(n, i);
-    fac.solve(rhs, H);  // eq. (4.3)
+    fac->solve(rhs, H);  // eq. (4.3)
 
     // B h_k = ∇_q(Kφ) h_k for k = 0, 1, 2 from one extra assembly K(q + εφ) (eq. 6.1),
     // formed in the right-hand sides' storage (BH is rhs; no n × 3 arrays beyond
@@ -799,7 +814,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     rhs.col(0) -= G2;
     rhs(i, 0) -= rho * G3;
     rhs.col(1) -= Klphi;
-    fac.solve(rhs, J);  // eq. (4.4)
+    fac->solve(rhs, J);  // eq. (4.4)
 
     double dl = 0.0, s = 0.0, dgamma = 0.0;
     if (!spb) {
@@ -837,8 +852,8 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   }
 
   // v = K̃⁻¹ r at the solution: a particular solution of K v = r with vᵢ = 0 (§5).
-  if (penalized::factorize(K, slot, rho, Kwork, fac) == linalg::FactorStatus::Ok) cp.v = fac.solve(r);
-  cp.factorizations = lf.factorizations();
+  if (penalized::factorize(K, slot, rho, Kwork, *fac) == linalg::FactorStatus::Ok) cp.v = fac->solve(r);
+  cp.factorizations = factorizations();
 
   cp.kind = cp.phi_dot_r < options.bifurcation_tolerance ? CriticalKind::Bifurcation : CriticalKind::Limit;
   if (cp.system == "SPB" && cp.kind == CriticalKind::Bifurcation &&
