@@ -36,6 +36,7 @@ int run_imperfection(const in::Config& config, const Command& cmd) {
                           "NAME=START:STOP:COUNT with 0 < START, 0 < STOP, START != STOP, COUNT >= 2");
   spec.log = true;
   const in::Spec reference = in::build(config);
+  for (const std::string& note : reference.notes) fmt::print(stderr, "note: {}\n", note);
   if (stop_requested()) return kExitInterrupted;  // before the old results are touched
   const senda::output::ResultsDir dir = senda::output::ResultsDir::prepare(cmd.out_dir, cmd.overwrite);
   if (!cmd.quiet)

@@ -52,6 +52,7 @@ void refuse_unresolvable_step(const senda::input::Config& config, senda::analysi
 
 int run_trace(std::unique_ptr<const senda::input::Config> config, const Command& cmd) {
   const senda::input::Spec spec = senda::input::build(*config);
+  for (const std::string& note : spec.notes) fmt::print(stderr, "note: {}\n", note);
   const bool plot = cmd.plot || spec.output.plot;
   senda::input::check_mechanism(spec);  // a mechanism is bad input: found before anything is written
   senda::analysis::Analysis analysis(*spec.model, spec.analysis, senda::input::design_parameters(*config, spec));

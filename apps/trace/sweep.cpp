@@ -102,6 +102,7 @@ std::string describe(const an::SweepValue& v) {
 int run_sweep(const in::Config& config, const Command& cmd) {
   const an::SweepSpec spec = in::parse_sweep(cmd.sweep, config);
   const in::Spec reference = in::build(config);
+  for (const std::string& note : reference.notes) fmt::print(stderr, "note: {}\n", note);
   in::check_mechanism(reference);  // a mechanism is bad input: found before anything is written
   out::ResultsDir::check(cmd.out_dir, cmd.overwrite);
   if (stop_requested()) return kExitInterrupted;  // before the old results are touched

@@ -156,6 +156,24 @@ TEST_CASE("defaults: a file without optional keys builds the default options", "
   CHECK(s.analysis.design.curve.max_step == d.design.curve.max_step);
   CHECK(s.analysis.validate().empty());
   CHECK_FALSE(s.output.plot);
+  CHECK(s.notes.empty());
+}
+
+TEST_CASE("defaults: a curve's keys without a curve to follow are said to have no effect", "[input][defaults]") {
+  // design.step, direction, … are used only by a curve of critical points; without
+  // design.follow (or --follow) they were accepted in silence. Not refused: a file may
+  // keep them for a later --follow run.
+  const std::string model =
+      "[model]\nnode = 1 0 0\nnode = 2 1 0\ntruss = 1 1 2 1\nfix = 1 all\nfix = 2 uy\nload = 2 ux 1\n"
+      "[parameters]\nEA = 1\n[design]\nparameter = EA\nstep = 0.02\ndirection = up\n";
+  const input::Spec s = input::build(input::Config::parse(model, "design.cfg"));
+  REQUIRE(s.notes.size() == 2);
+  CHECK(s.notes[0] == "design.cfg:13: design.direction has no effect: no critical point is followed (design.follow, "
+                      "or --follow on the command line)");
+  CHECK(s.notes[1].rfind("design.cfg:12: design.step has no effect", 0) == 0);
+  // With a curve to follow, nothing to say.
+  const input::Spec f = input::build(input::Config::parse(model + "follow = LP1\n", "design.cfg"));
+  CHECK(f.notes.empty());
 }
 
 TEST_CASE("defaults: validate() names the field of a bad value", "[analysis][defaults]") {

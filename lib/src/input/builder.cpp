@@ -1397,6 +1397,14 @@ void Builder::read_design(Spec& s) {
   o.max_points = static_cast<int>(*c_.integer("design.max_points"));
   // A curve may grow its step to four first steps (and never below the default bound).
   o.max_step = std::max(o.max_step, 4.0 * o.step);
+  // The curve's keys without a curve: kept for a later --follow run, so not refused,
+  // but said (they were accepted in silence).
+  if (d.follow.empty())
+    for (const char* key : {"design.direction", "design.mu_min", "design.mu_max", "design.step", "design.max_points"})
+      if (const Entry* e = c_.find(key))
+        s.notes.push_back((e->line > 0 ? e->file + ":" + std::to_string(e->line) : e->file) + ": " + key +
+                          " has no effect: no critical point is followed (design.follow, or --follow on the "
+                          "command line)");
 }
 
 void Builder::read_output(Spec& s) {

@@ -92,6 +92,10 @@ struct Spec {
   DynamicsSpec dynamics;
   // Source line of every node, by model node index (for messages after the build).
   std::vector<Entry> node_entries;
+  // Keys the input sets that this run does not use, one line each ("FILE:LINE: KEY
+  // … has no effect …"): not errors (a file may keep them for another run), said by
+  // the app.
+  std::vector<std::string> notes;
 };
 
 // The column names of the tracked displacements ("u_3_uy", ...), in order.
