@@ -1603,6 +1603,20 @@ void Builder::read_dynamics(Spec& s) {
     if (!massed.insert(nd.index).second) f.fail("node " + f[0] + " is given a mass twice");
     const double m = f.real(1, "M"), J = f.size() > 2 ? f.real(2, "J") : 0.0;
     if (!(m >= 0.0) || !(J >= 0.0)) f.fail("masses must be >= 0", "M >= 0, J >= 0");
+    // A mass none of whose parts can move (M on a node whose translations are all
+    // fixed, J on one whose rotations are) does nothing: a node id typed wrong, like a
+    // load on a support, which is refused too. (It was accepted in silence.)
+    const auto any_free = [&](const std::vector<Component>& cs) {
+      return std::any_of(cs.begin(), cs.end(), [&](Component c) { return model_->equation(nd.index, c) >= 0; });
+    };
+    const std::vector<Component> translations =
+        dim_ == 3 ? std::vector<Component>{Component::Ux, Component::Uy, Component::Uz}
+                  : std::vector<Component>{Component::Ux, Component::Uy};
+    if ((m > 0.0 || J > 0.0) && !(m > 0.0 && any_free(translations)) && !(J > 0.0 && any_free(rotations()))) {
+      const char* none = m > 0.0 && J > 0.0 ? "translation nor rotation" : m > 0.0 ? "translation" : "rotation";
+      f.fail("node " + f[0] + " has no free " + none + ": a mass on it has no effect",
+             "a node with a free translation (for M) or rotation (for J)");
+    }
     d.mass.nodes.push_back({nd.index, m, J});
   }
   d.mass.line_density = *c_.real("dynamics.line_density");
