@@ -480,13 +480,14 @@ TEST_CASE("refinement: a split holds at most one factorization object besides th
 }
 
 namespace {
-// g = (q₁, q₀, (1 − λ) q₂ + q₂³): the trivial path meets a pitchfork at λ = 1 with
-// φ = e₂, where K = [[0, 1, 0], [1, 0, 0], [0, 0, 0]]. K + ρ e₂e₂ᵀ is regular, but
-// its leading 2 × 2 block has a zero diagonal: an LDLᵀ without pivoting meets a zero
-// pivot on it in any order.
+// g = (s q₀ + q₁, q₀ + s q₁, (1 − λ) q₂ + q₂³), s = 0 or 1 − λ: the trivial path
+// meets a pitchfork at λ = 1 with φ = e₂, where K = [[0, 1, 0], [1, 0, 0], [0, 0, 0]].
+// K + ρ e₂e₂ᵀ is regular, but its leading 2 × 2 block has a zero diagonal: an LDLᵀ
+// without pivoting meets a zero pivot on it in any order, at every iterate (s = 0) or
+// at the located point only (s = 1 − λ, where v = K̃⁻¹r is formed).
 class ZeroDiagonalBlock final : public Problem {
  public:
-  ZeroDiagonalBlock() {
+  explicit ZeroDiagonalBlock(bool only_at_the_point = false) : only_at_the_point_(only_at_the_point) {
     std::vector<Eigen::Triplet<double>> t;
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) t.emplace_back(i, j, 0.0);
@@ -495,21 +496,26 @@ class ZeroDiagonalBlock final : public Problem {
   }
   int size() const override { return 3; }
   void residual(const Vector& q, double lambda, Vector& g) const override {
+    const double d = only_at_the_point_ ? 1.0 - lambda : 0.0;
     g.resize(3);
-    g << q[1], q[0], (1.0 - lambda) * q[2] + q[2] * q[2] * q[2];
+    g << d * q[0] + q[1], q[0] + d * q[1], (1.0 - lambda) * q[2] + q[2] * q[2] * q[2];
   }
   const SparseMatrix& tangent_pattern() const override { return pattern_; }
   void tangent(const Vector& q, double lambda, SparseMatrix& K) const override {
+    const double d = only_at_the_point_ ? 1.0 - lambda : 0.0;
     K = pattern_;
+    K.coeffRef(0, 0) = K.coeffRef(1, 1) = d;
     K.coeffRef(0, 1) = K.coeffRef(1, 0) = 1.0;
     K.coeffRef(2, 2) = 1.0 - lambda + 3.0 * q[2] * q[2];
   }
   void dg_dlambda(const Vector& q, double, Vector& out) const override {
     out.setZero(3);
+    if (only_at_the_point_) out.head(2) = -q.head(2);
     out[2] = -q[2];
   }
 
  private:
+  bool only_at_the_point_;
   SparseMatrix pattern_;
 };
 }  // namespace
@@ -531,8 +537,27 @@ TEST_CASE("refine: a penalized tangent that CHOLMOD's LDLᵀ cannot factorize is
     CHECK(cp.kind == CriticalKind::Bifurcation);
     CHECK(std::abs(cp.lambda - 1.0) <= 1e-12);
     CHECK(cp.q.norm() <= 1e-12);
+    CHECK(cp.v.size() == 3);  // the particular solution that the branch switch needs
   } else {
     CHECK_FALSE(cp.converged);
     CHECK(cp.message.find("penalized matrix") != std::string::npos);
   }
+  // Singular at the located point only: v, formed there, is formed by MUMPS too (it was
+  // left empty, and the point got no bifurcation equation and no branches).
+  const ZeroDiagonalBlock at_the_point(true);
+  for (const double start : {0.9, 0.99, 1.1}) {
+    const CriticalPoint p =
+        refine(at_the_point, Vector::Zero(3), start, Vector::Unit(3, 2), 1.0, AugmentedSystem::Auto, LocateOptions{});
+    INFO("from lambda = " << start << ": " << p.message);
+    CHECK(p.converged);
+    CHECK(std::abs(p.lambda - 1.0) <= 1e-12);
+    if (linalg::mumps_available()) CHECK(p.v.size() == 3);
+  }
+  // A backend the user chose is kept, and the message says which one pivots.
+  LocateOptions forced;
+  forced.linear_solver = linalg::Solver::Cholmod;
+  const CriticalPoint c = refine(m, Vector::Zero(3), 0.9, Vector::Unit(3, 2), 1.0, AugmentedSystem::Auto, forced);
+  INFO(c.message);
+  CHECK_FALSE(c.converged);
+  if (linalg::mumps_available()) CHECK(c.message.find("linalg.solver = mumps") != std::string::npos);
 }

@@ -397,10 +397,10 @@ TEST_CASE("the torsional column in millimetres: the same buckling loads, located
           "[thin-walled][torsional-buckling][units]") {
   // Every length × 10³ (coordinates; GJ, EI × 10⁶; EI_w, EK4 × 10¹²; GI_w × 10⁶): the
   // same column, the same loads. K's eigenvalues nearest zero at the brackets' ends
-  // were then all bending modes, ~10⁻⁹ of the twist mode's that crossed zero: Newton
-  // started from one and went to the Euler load (98.9), and neither point was located.
-  // The start mode is now matched in Jacobi-scaled unknowns when K's own nearest
-  // eigenvalues show no crossing (locate.cpp, locate()).
+  // were then all bending modes, far nearer zero than the twist mode's that crossed:
+  // Newton started from one and went to the Euler load (98.85), and neither point was
+  // located. Such a location is now retried from the modes of the Jacobi-scaled
+  // tangent (locate.cpp, locate()).
   const std::string path = std::string(SENDA_SOURCE_DIR) + "/problems/torsional-column.cfg";
   std::ifstream in(path);
   REQUIRE(in);

@@ -87,13 +87,18 @@ std::string fmt_g(double x) { return core::format_g(x, 9); }
 // stiffness unloaded (not of a K near the critical point, whose diagonal the critical
 // mode itself softens). An entry below 10⁻⁸ of the mean of its kind's takes that mean,
 // a kind whose entries all vanish the mean of the others, and every dⱼ is 1 when the
-// diagonal is zero: there is nothing to scale by. K(0, 0) not finite: K at
+// diagonal is zero: there is nothing to scale by. K(0, 0) not finite, or not defined
+// (the Problem interface does not promise a tangent there: it may throw): K at
 // (q_here, λ_here) instead. K is the tangent's pattern, overwritten.
 Vector jacobi_diagonal(const Problem& p, SparseMatrix& K, const Vector& q_here, double lambda_here) {
   const int n = p.size();
-  p.tangent(Vector::Zero(n), 0.0, K);
   bool finite = true;
-  for (int j = 0; j < n && finite; ++j) finite = std::isfinite(K.coeff(j, j));
+  try {
+    p.tangent(Vector::Zero(n), 0.0, K);
+    for (int j = 0; j < n && finite; ++j) finite = std::isfinite(K.coeff(j, j));
+  } catch (const std::exception&) {
+    finite = false;
+  }
   if (!finite) p.tangent(q_here, lambda_here, K);
   constexpr std::size_t kKinds = 3;
   std::array<double, kKinds> sum{}, count{};
@@ -333,72 +338,55 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
   Vector mode_before, mode_after;
   bool nearer_before = false;
   cp.evidence = bracket_evidence(before, after);  // also for the returns below
-  {
+  long start_factorizations = 0;
+  // The eigenpairs nearest zero at both ends, matched: the pair whose eigenvalue
+  // changed sign with the largest overlap of vectors (best). Scaled: those of
+  // K̂ = D K D instead (one D for both ends, so that their vectors compare).
+  const auto start_modes = [&](bool scaled, double& best) -> bool {
     SparseMatrix K = problem.tangent_pattern();
     LocatorFactorization lf(K, options.linear_solver, scratch, &factor_after);
     linalg::SymmetricFactorization& fac = lf.get();
     const int m = std::min(n, options.subspace_size);
-    // The eigenpairs nearest zero at both ends, matched: the pair whose eigenvalue
-    // changed sign with the largest overlap of vectors. With d, those of K̂ = D K D
-    // (one D for both ends, so that their vectors compare).
-    bool before_factorized = false;
-    const auto match = [&](const Vector* d, double& best) -> bool {
-      std::optional<Eigenpairs> ea, eb;
-      problem.tangent(after.q, after.lambda, K);
-      if (factor_after.status() == linalg::FactorStatus::Ok)
-        eb = nearest_eigenpairs(factor_after, K, m, options.inverse_iterations, nullptr, d);
-      problem.tangent(before.q, before.lambda, K);
-      if (!before_factorized) before_factorized = fac.factorize(K) == linalg::FactorStatus::Ok;
-      if (before_factorized) ea = nearest_eigenpairs(fac, K, m, options.inverse_iterations, nullptr, d);
-      cp.factorizations = lf.factorizations();
-      if (!ea || !eb || !ea->mu.allFinite() || !eb->mu.allFinite()) return false;
-      int ka = 0, kb = 0;
-      best = -1.0;
-      for (int p = 0; p < m; ++p)
-        for (int s2 = 0; s2 < m; ++s2) {
-          if ((ea->mu[p] < 0) == (eb->mu[s2] < 0)) continue;
-          const double overlap = std::abs(ea->x.col(p).dot(eb->x.col(s2)));
-          if (overlap > best) {
-            best = overlap;
-            ka = p;
-            kb = s2;
-          }
+    Vector d;
+    if (scaled) d = jacobi_diagonal(problem, K, before.q, before.lambda);
+    const Vector* dp = scaled ? &d : nullptr;
+    std::optional<Eigenpairs> ea, eb;
+    problem.tangent(after.q, after.lambda, K);
+    if (factor_after.status() == linalg::FactorStatus::Ok)
+      eb = nearest_eigenpairs(factor_after, K, m, options.inverse_iterations, nullptr, dp);
+    problem.tangent(before.q, before.lambda, K);
+    if (fac.factorize(K) == linalg::FactorStatus::Ok)
+      ea = nearest_eigenpairs(fac, K, m, options.inverse_iterations, nullptr, dp);
+    start_factorizations += lf.factorizations();
+    if (!ea || !eb || !ea->mu.allFinite() || !eb->mu.allFinite()) return false;
+    int ka = 0, kb = 0;
+    best = -1.0;
+    for (int p = 0; p < m; ++p)
+      for (int s2 = 0; s2 < m; ++s2) {
+        if ((ea->mu[p] < 0) == (eb->mu[s2] < 0)) continue;
+        const double overlap = std::abs(ea->x.col(p).dot(eb->x.col(s2)));
+        if (overlap > best) {
+          best = overlap;
+          ka = p;
+          kb = s2;
         }
-      nearer_before = std::abs(ea->mu[ka]) < std::abs(eb->mu[kb]);
-      mode_before = ea->x.col(ka);
-      mode_after = eb->x.col(kb);
-      if (d) {  // x = D x̂
-        mode_before.array() *= d->array();
-        mode_after.array() *= d->array();
       }
-      return true;
-    };
-    // In the model's units first. Where no eigenvalue among the nearest changed sign
-    // with a matching vector, the units may be what hides it: the torsional column in
-    // millimetres (EI_w × 10¹²) has bending eigenvalues far nearer zero than the twist
-    // mode's that crossed, the four nearest were all bending, and Newton went from a
-    // bending mode to the Euler load, 10 times the bracket's λ. Then in K̂'s units,
-    // where every unknown's own stiffness is 1. Not first: the limit point of a
-    // generated lattice dome (3 rings) is among K's four nearest and was not among
-    // K̂'s, with D of the bracket's own K, in a first version.
-    double best = -1.0;
-    if (!match(nullptr, best)) {
-      cp.message = "a bracket point has a singular or non-finite tangent: no start mode";
-      return cp;
+    nearer_before = std::abs(ea->mu[ka]) < std::abs(eb->mu[kb]);
+    mode_before = ea->x.col(ka);
+    mode_after = eb->x.col(kb);
+    if (scaled) {  // x = D x̂
+      mode_before.array() *= d.array();
+      mode_after.array() *= d.array();
     }
-    if (best < kModeMatch) {
-      const Vector d = jacobi_diagonal(problem, K, before.q, before.lambda);
-      const Vector keep_before = mode_before, keep_after = mode_after;
-      const bool keep_nearer = nearer_before;
-      double best_scaled = -1.0;
-      if (!match(&d, best_scaled) || best_scaled <= best) {
-        mode_before = keep_before;
-        mode_after = keep_after;
-        nearer_before = keep_nearer;
-      }
-    }
+    return true;
+  };
+  double best = -1.0;
+  if (!start_modes(false, best)) {
+    cp.factorizations = start_factorizations;
+    cp.message = "a bracket point has a singular or non-finite tangent: no start mode";
+    return cp;
   }
-  const long start_factorizations = cp.factorizations;
+
   const double lambda_span = std::max({std::abs(after.lambda - before.lambda), 1e-300});
   const BracketEvidence evidence = bracket_evidence(before, after);
   const double span = (after.q - before.q).norm();
@@ -474,7 +462,6 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     located.multiplicity = cp.multiplicity;
     located.start_point = start.index;
     located.evidence = evidence;
-    located.factorizations += start_factorizations;
     far = false;
     if (!located.converged) return located;
     const double to_before = (located.q - before.q).norm(), to_after = (located.q - after.q).norm();
@@ -491,20 +478,52 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     }
     return located;
   };
-  bool far = false;
-  CriticalPoint located = attempt(nearer_before, far);
-  if (far) {
-    // The nearer end is not always the better start (a long step past a fold, under
-    // displacement control): the other end, before giving up.
-    bool far_other = false;
-    CriticalPoint other = attempt(!nearer_before, far_other);
-    other.factorizations += located.factorizations;
-    if (other.converged) {
-      other.message += " (from the other end of the bracket: from the nearer one Newton " + located.message + ")";
-      return other;
+  // From the nearer end, then, when Newton went to a point outside the bracket, from
+  // the other.
+  const auto from_modes = [&] {
+    bool far = false;
+    CriticalPoint located = attempt(nearer_before, far);
+    if (far) {
+      // The nearer end is not always the better start (a long step past a fold, under
+      // displacement control): the other end, before giving up.
+      bool far_other = false;
+      CriticalPoint other = attempt(!nearer_before, far_other);
+      other.factorizations += located.factorizations;
+      if (other.converged) {
+        other.message += " (from the other end of the bracket: from the nearer one Newton " + located.message + ")";
+        return other;
+      }
+      located.factorizations = other.factorizations;
     }
-    located.factorizations = other.factorizations;
+    return located;
+  };
+  CriticalPoint located = from_modes();
+  if (!located.converged && best < kModeMatch) {
+    // No eigenvalue among K's nearest changed sign with a matching vector, and its
+    // best pair did not locate the point: the units may be what hides the mode that
+    // crossed. The torsional column in millimetres (EI_w × 10¹²) has bending
+    // eigenvalues far nearer zero than the twist mode's, the four nearest were all
+    // bending, and Newton went from one to the Euler load. Once more with the modes of
+    // the Jacobi-scaled K̂, where every unknown's own stiffness is 1. Only then: their
+    // overlaps are measured in other units than K's, and preferring the larger one
+    // lost the star dome's BP2 at initial_step = 0.2 (K's pair, at 0.41, was the right
+    // one), and made three-bar's BP2 slower.
+    const long spent = located.factorizations;
+    double best_scaled = -1.0;
+    if (start_modes(true, best_scaled)) {
+      CriticalPoint retry = from_modes();
+      retry.factorizations += spent;
+      if (retry.converged) {
+        retry.message += " (from a mode of the Jacobi-scaled tangent; from K's own nearest, whose best pair " +
+                         std::string(best < 0.0 ? "had no eigenvalue changing sign" : "matched at " + fmt_g(best)) +
+                         ", Newton ended with: " + located.message + ")";
+        located = std::move(retry);
+      } else {
+        located.factorizations = retry.factorizations;
+      }
+    }
   }
+  located.factorizations += start_factorizations;
   return located;
 }
 
@@ -523,7 +542,25 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   const double l0 = core::difference_length(problem);  // the difference step's ℓ₀
   LocatorFactorization lf(K, options.linear_solver, scratch);
   linalg::SymmetricFactorization* fac = &lf.get();
-  std::unique_ptr<linalg::SymmetricFactorization> pivoting;  // see the factorization of K̃ below
+  // K̃ = K + ρ eᵢeᵢᵀ, factorized. K̃ is regular at a simple critical point with
+  // φᵢ ≠ 0, but an LDLᵀ without pivoting (CHOLMOD's simplicial one) can meet an exact
+  // zero pivot on the way, whatever ρ: a zero-diagonal 2 × 2 block of K, in any order.
+  // Then, with linalg.solver = auto, the location goes on with a MUMPS object of its
+  // own, which pivots (2 × 2 where it must), when MUMPS is built. (Eriksson's frame at
+  // ψ = 0.001 met one at BP2, one iteration from the point, when SPL/SPB were tried in
+  // Jacobi-scaled unknowns; ρ × e did not help; MUMPS located it.) A backend chosen by
+  // the user is kept, and the failure said.
+  std::unique_ptr<linalg::SymmetricFactorization> pivoting;
+  const auto factorize_penalized = [&](int slot_i, double rho_i) {
+    linalg::FactorStatus st = penalized::factorize(K, slot_i, rho_i, Kwork, *fac);
+    if (st == linalg::FactorStatus::Singular && fac->backend() == linalg::Solver::Cholmod && !pivoting &&
+        options.linear_solver == linalg::Solver::Auto && linalg::mumps_available()) {
+      pivoting = std::make_unique<linalg::SymmetricFactorization>(K, linalg::Solver::Mumps);
+      fac = pivoting.get();
+      st = penalized::factorize(K, slot_i, rho_i, Kwork, *fac);
+    }
+    return st;
+  };
   const auto factorizations = [&] {
     return lf.factorizations() + (pivoting ? pivoting->stats().factorizations : 0L);
   };
@@ -752,22 +789,14 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       }
     }
 
-    // K̃ = K + ρ eᵢeᵢᵀ, one factorization. K̃ is regular at a simple critical point
-    // with φᵢ ≠ 0, but an LDLᵀ without pivoting (CHOLMOD's simplicial one) can meet an
-    // exact zero pivot on the way, whatever ρ. Then the location goes on with MUMPS,
-    // which pivots (2 × 2 where it must), when it is built. (Eriksson's frame at
-    // ψ = 0.001 met one at BP2, one iteration from the point, when SPL/SPB were tried
-    // in Jacobi-scaled unknowns; ρ × e did not help; MUMPS located it.)
-    linalg::FactorStatus st = penalized::factorize(K, slot, rho, Kwork, *fac);
-    if (st == linalg::FactorStatus::Singular && fac->backend() == linalg::Solver::Cholmod && !pivoting &&
-        linalg::mumps_available()) {
-      pivoting = std::make_unique<linalg::SymmetricFactorization>(K, linalg::Solver::Mumps);
-      fac = pivoting.get();
-      st = penalized::factorize(K, slot, rho, Kwork, *fac);
-    }
+    // K̃ = K + ρ eᵢeᵢᵀ, one factorization.
+    const linalg::FactorStatus st = factorize_penalized(slot, rho);
     cp.factorizations = factorizations();
     if (st != linalg::FactorStatus::Ok) {
       cp.message = std::string("penalized matrix K + rho e_i e_i^T is ") + linalg::to_string(st);
+      if (st == linalg::FactorStatus::Singular && fac->backend() == linalg::Solver::Cholmod &&
+          linalg::mumps_available())
+        cp.message += " (CHOLMOD's LDL^T does not pivot: linalg.solver = mumps or auto may factorize it)";
       return cp;
     }
     rhs.col(0) = -G1;
@@ -852,7 +881,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   }
 
   // v = K̃⁻¹ r at the solution: a particular solution of K v = r with vᵢ = 0 (§5).
-  if (penalized::factorize(K, slot, rho, Kwork, *fac) == linalg::FactorStatus::Ok) cp.v = fac->solve(r);
+  if (factorize_penalized(slot, rho) == linalg::FactorStatus::Ok) cp.v = fac->solve(r);
   cp.factorizations = factorizations();
 
   cp.kind = cp.phi_dot_r < options.bifurcation_tolerance ? CriticalKind::Bifurcation : CriticalKind::Limit;
