@@ -1398,13 +1398,17 @@ void Builder::read_design(Spec& s) {
   // A curve may grow its step to four first steps (and never below the default bound).
   o.max_step = std::max(o.max_step, 4.0 * o.step);
   // The curve's keys without a curve: kept for a later --follow run, so not refused,
-  // but said (they were accepted in silence).
-  if (d.follow.empty())
+  // but said (they were accepted in silence), in the file's order.
+  if (d.follow.empty()) {
+    std::vector<const Entry*> unused;
     for (const char* key : {"design.direction", "design.mu_min", "design.mu_max", "design.step", "design.max_points"})
-      if (const Entry* e = c_.find(key))
-        s.notes.push_back((e->line > 0 ? e->file + ":" + std::to_string(e->line) : e->file) + ": " + key +
-                          " has no effect: no critical point is followed (design.follow, or --follow on the "
-                          "command line)");
+      if (const Entry* e = c_.find(key)) unused.push_back(e);
+    std::stable_sort(unused.begin(), unused.end(), [](const Entry* a, const Entry* b) { return a->line < b->line; });
+    for (const Entry* e : unused)
+      s.notes.push_back((e->line > 0 ? e->file + ":" + std::to_string(e->line) : e->file) + ": " + e->key +
+                        " has no effect: no critical point is followed (design.follow, or --follow on the "
+                        "command line)");
+  }
 }
 
 void Builder::read_output(Spec& s) {
@@ -1613,8 +1617,15 @@ void Builder::read_dynamics(Spec& s) {
         dim_ == 3 ? std::vector<Component>{Component::Ux, Component::Uy, Component::Uz}
                   : std::vector<Component>{Component::Ux, Component::Uy};
     if ((m > 0.0 || J > 0.0) && !(m > 0.0 && any_free(translations)) && !(J > 0.0 && any_free(rotations()))) {
-      const char* none = m > 0.0 && J > 0.0 ? "translation nor rotation" : m > 0.0 ? "translation" : "rotation";
-      f.fail("node " + f[0] + " has no free " + none + ": a mass on it has no effect",
+      // J acts on the node's own rotations only: the ends of members hinged there
+      // carry dynamics.line_rotary_inertia, not the nodal J.
+      const std::string what = m > 0.0 && J > 0.0 ? "has neither a free translation nor a free rotation of its own"
+                               : m > 0.0          ? "has no free translation"
+                                                  : "has no free rotation of its own";
+      f.fail("node " + f[0] + " " + what + ": a mass on it has no effect" +
+                 (J > 0.0 ? " (J acts on the node's own rotations; the ends of members hinged there take "
+                            "dynamics.line_rotary_inertia)"
+                          : ""),
              "a node with a free translation (for M) or rotation (for J)");
     }
     d.mass.nodes.push_back({nd.index, m, J});

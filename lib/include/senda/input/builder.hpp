@@ -93,8 +93,8 @@ struct Spec {
   // Source line of every node, by model node index (for messages after the build).
   std::vector<Entry> node_entries;
   // Keys the input sets that this run does not use, one line each ("FILE:LINE: KEY
-  // … has no effect …"): not errors (a file may keep them for another run), said by
-  // the app.
+  // … has no effect …"), in the file's order: not errors (a file may keep them for
+  // another run); the trace app prints them.
   std::vector<std::string> notes;
 };
 
