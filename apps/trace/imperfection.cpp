@@ -38,11 +38,12 @@ int run_imperfection(const in::Config& config, const Command& cmd) {
   const in::Spec reference = in::build(config);
   // The study follows no curves: every curve key is without effect here, design.follow
   // and --follow too (the generic notes would point to them).
-  for (const char* key : {"design.follow", "design.direction", "design.mu_min", "design.mu_max", "design.step",
-                          "design.max_points"})
+  std::vector<const char*> keys{"design.follow"};
+  keys.insert(keys.end(), in::kCurveKeys.begin(), in::kCurveKeys.end());
+  for (const char* key : keys)
     if (const in::Entry* e = config.find(key))
       fmt::print(stderr, "note: {}{}: {} has no effect with --imperfection, which follows no curves\n", e->file,
-                 e->line > 0 ? ":" + std::to_string(e->line) : std::string(), key);
+                 e->line > 0 ? fmt::format(":{}", e->line) : std::string(), key);
   if (stop_requested()) return kExitInterrupted;  // before the old results are touched
   const senda::output::ResultsDir dir = senda::output::ResultsDir::prepare(cmd.out_dir, cmd.overwrite);
   if (!cmd.quiet)

@@ -135,10 +135,15 @@ class Builder {
       if (used_.count({node, c})) s += std::string(s.empty() ? "" : " ") + model::to_string(static_cast<Component>(c));
     return s.empty() ? "none" : s;
   }
-  // The rotation components of a node: rz (2D), rx ry rz (3D).
+  // The rotation components of a node: rz (2D), rx ry rz (3D); its translations: ux
+  // uy (2D), ux uy uz (3D).
   std::vector<Component> rotations() const {
     if (dim_ == 3) return {Component::Rx, Component::Ry, Component::Rz};
     return {Component::Rz};
+  }
+  std::vector<Component> translations() const {
+    if (dim_ == 3) return {Component::Ux, Component::Uy, Component::Uz};
+    return {Component::Ux, Component::Uy};
   }
   std::map<std::pair<int, int>, double> read_mode_file(const Fields& f, const std::string& file, bool rotations,
                                                        bool check_nodes = true) const;
@@ -1401,7 +1406,7 @@ void Builder::read_design(Spec& s) {
   // but said (they were accepted in silence), in the file's order.
   if (d.follow.empty()) {
     std::vector<const Entry*> unused;
-    for (const char* key : {"design.direction", "design.mu_min", "design.mu_max", "design.step", "design.max_points"})
+    for (const char* key : kCurveKeys)
       if (const Entry* e = c_.find(key)) unused.push_back(e);
     std::stable_sort(unused.begin(), unused.end(), [](const Entry* a, const Entry* b) { return a->line < b->line; });
     for (const Entry* e : unused)
@@ -1613,10 +1618,7 @@ void Builder::read_dynamics(Spec& s) {
     const auto any_free = [&](const std::vector<Component>& cs) {
       return std::any_of(cs.begin(), cs.end(), [&](Component c) { return model_->equation(nd.index, c) >= 0; });
     };
-    const std::vector<Component> translations =
-        dim_ == 3 ? std::vector<Component>{Component::Ux, Component::Uy, Component::Uz}
-                  : std::vector<Component>{Component::Ux, Component::Uy};
-    if ((m > 0.0 || J > 0.0) && !(m > 0.0 && any_free(translations)) && !(J > 0.0 && any_free(rotations()))) {
+    if ((m > 0.0 || J > 0.0) && !(m > 0.0 && any_free(translations())) && !(J > 0.0 && any_free(rotations()))) {
       // J acts on the node's own rotations only: the ends of members hinged there
       // carry dynamics.line_rotary_inertia, not the nodal J.
       const std::string what = m > 0.0 && J > 0.0 ? "has neither a free translation nor a free rotation of its own"

@@ -6,6 +6,7 @@
 // duplicate ids, references to missing nodes, zero-length bars, non-positive
 // stiffness, unknown components, a node no element uses, a load on a dof no
 // element uses, no load at all, conflicting options.
+#include <array>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -97,6 +98,10 @@ struct Spec {
   // another run); the trace app prints them.
   std::vector<std::string> notes;
 };
+
+// The [design] keys that act on curves of critical points (design.follow) only.
+inline constexpr std::array<const char*, 5> kCurveKeys = {"design.direction", "design.mu_min", "design.mu_max",
+                                                          "design.step", "design.max_points"};
 
 // The column names of the tracked displacements ("u_3_uy", ...), in order.
 std::vector<std::string> track_columns(const Spec& spec);
