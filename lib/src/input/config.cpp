@@ -191,7 +191,9 @@ const std::vector<OptionSpec>& option_table() {
       {"design.mu_max", T::Real, nullptr, "any finite", false, "design: a curve ends when mu rises above this"},
       {"design.step", T::Real, "0.05", "(0, 1]", false,
        "design: first step of a curve, arc length in the plane (mu/mu_s, lambda/lambda_s) of the scaled values"},
-      {"design.max_points", T::Integer, "100", "[1, 100000]", false, "design: points per curve and direction"},
+      {"design.max_points", T::Integer, "100", "[1, 100000]", false,
+       "design: points per curve and direction (this key and direction, mu_min, mu_max, step act on curves only: "
+       "without design.follow, trace prints a note)"},
       // [cosim]  co-simulation (the cosim command; lib/input/cosim.cpp, docs/config.md "Co-simulation")
       {"cosim.end_time", T::Real, nullptr, "(0, inf)", false,
        "co-simulation: simulated time from 0 (s), a whole multiple of macro_step; required"},
@@ -235,7 +237,8 @@ const std::vector<OptionSpec>& option_table() {
        "dynamics: work of the last correction relative to the first"},
       {"dynamics.max_iterations", T::Integer, "25", "[1, 1000]", false, "dynamics: Newton iterations per step"},
       {"dynamics.mass", T::Record, nullptr, "NODE M [J]", true,
-       "dynamics: lumped mass M >= 0 on every translation of NODE, rotary inertia J >= 0 on its rotations"},
+       "dynamics: lumped mass M >= 0 on every translation of NODE, rotary inertia J >= 0 on its rotations "
+       "(refused where no part of it can move)"},
       {"dynamics.line_density", T::Real, "0", "[0, inf)", false,
        "dynamics: mass per reference length (rho A) of every truss bar and beam element"},
       {"dynamics.line_rotary_inertia", T::Real, "0", "[0, inf)", false,
