@@ -17,10 +17,12 @@
 
 #include "bratu.hpp"
 #include "runner.hpp"
+#include "blas_kernel.hpp"
 
 using namespace senda;
 
 int main(int argc, char** argv) {
+  senda_app::select_blas_kernel(argv);  // before anything: it may execute the program again
   std::vector<int> sizes;
   bool full = false;
   double mu = 0.0;

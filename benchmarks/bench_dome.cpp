@@ -52,6 +52,7 @@
 #include "senda/input/dome.hpp"
 #include "senda/linalg/distributed.hpp"
 #include "senda/linalg/factorization.hpp"
+#include "blas_kernel.hpp"
 
 using namespace senda;
 
@@ -115,6 +116,7 @@ nlohmann::json run(int rings, int layers, int max_steps, linalg::Solver solver, 
   j["layers"] = layers;
   j["overrides"] = sets;
   j["solver"] = linalg::to_string(solver);
+  j["blas_core"] = senda_app::openblas_core();
   j["unknowns"] = r.unknowns;
   j["bars"] = spec.model->element_count();
   j["termination"] = continuation::to_string(r.termination);
@@ -215,6 +217,7 @@ int run_distributed(int& argc, char**& argv, const std::vector<int>& rings, int 
 }
 
 int main(int argc, char** argv) {
+  senda_app::select_blas_kernel(argv);  // before anything: it may execute the program again
   std::vector<int> rings;
   std::vector<linalg::Solver> solvers;
   std::vector<std::string> sets;  // --set KEY=VALUE, applied to the .cfg

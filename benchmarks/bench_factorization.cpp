@@ -18,6 +18,7 @@
 
 #include "senda/linalg/factorization.hpp"
 #include "space_grid.hpp"
+#include "blas_kernel.hpp"
 
 using namespace senda;
 using Clock = std::chrono::steady_clock;
@@ -51,6 +52,7 @@ nlohmann::json time_backend(const SparseMatrix& K, linalg::Solver s, int repeat)
 }  // namespace
 
 int main(int argc, char** argv) {
+  senda_app::select_blas_kernel(argv);  // before anything: it may execute the program again
   std::vector<int> grids;
   int repeat = 5;
   for (int i = 1; i < argc; ++i) {
@@ -79,6 +81,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < Ks.rows(); ++i) Ks.coeffRef(i, i) -= sigma;
     for (const auto& [name, A] : {std::pair<const char*, const SparseMatrix&>{"rest", K}, {"shifted", Ks}}) {
       nlohmann::json r = {{"grid", g}, {"unknowns", m.size()}, {"nonzeros", A.nonZeros()}, {"tangent", name}};
+      r["blas_core"] = senda_app::openblas_core();
       const nlohmann::json c = time_backend(A, linalg::Solver::Cholmod, repeat);
       const nlohmann::json u = time_backend(A, linalg::Solver::Mumps, repeat);
       r["cholmod"] = c;

@@ -12,11 +12,13 @@
 
 #include "runner.hpp"
 #include "space_grid.hpp"
+#include "blas_kernel.hpp"
 
 using namespace senda;
 using namespace senda::model;
 
 int main(int argc, char** argv) {
+  senda_app::select_blas_kernel(argv);  // before anything: it may execute the program again
   std::vector<int> grids;
   int steps = 30;
   linalg::Solver solver = linalg::Solver::Auto;

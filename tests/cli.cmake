@@ -36,3 +36,8 @@ set_tests_properties(cli.simulate PROPERTIES TIMEOUT 120)
 # A rigid pendulum by a Lagrange multiplier: Baumgarte, projections, trace's refusal (tests/cli/pendulum_link.sh).
 add_test(NAME cli.pendulum_link
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/pendulum_link.sh $<TARGET_FILE:simulate> $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/pendulum_link)
+# The commands' choice of OpenBLAS kernels (apps/common/blas_kernel.hpp).
+add_executable(blas_kernel_probe ${CMAKE_CURRENT_SOURCE_DIR}/apps/blas_kernel_probe.cpp)
+target_link_libraries(blas_kernel_probe PRIVATE senda_blas_kernel senda::linalg)  # linalg: the BLAS MUMPS and CHOLMOD load
+add_test(NAME apps.blas_kernel
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/apps/blas_kernel.sh $<TARGET_FILE:blas_kernel_probe>)

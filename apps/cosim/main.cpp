@@ -6,8 +6,10 @@
 // 2 bad input (nothing written), 3 internal error, 130 interrupted by SIGINT or
 // SIGTERM (the history keeps every finished macro step).
 #include "app.hpp"
+#include "blas_kernel.hpp"
 
 int main(int argc, char** argv) {
+  senda_app::select_blas_kernel(argv);  // before anything: it may execute the program again
   senda_app::install_stop_handler();  // first: a signal at any time is an interruption, not a kill
   senda::linalg::MpiSession mpi(argc, argv);  // SENDA_MPI: MPI's lifetime; ranks > 0 serve rank 0's MUMPS
   if (senda_app::served_as_worker(mpi, "cosim")) return senda_app::kExitOk;

@@ -9,8 +9,10 @@
 // by SIGINT or SIGTERM (every step written so far kept).
 #include "common.hpp"
 #include "simulate.hpp"
+#include "blas_kernel.hpp"
 
 int main(int argc, char** argv) {
+  senda_app::select_blas_kernel(argv);  // before anything: it may execute the program again
   senda_app::install_stop_handler();  // first: a signal at any time is an interruption
   senda::linalg::MpiSession mpi(argc, argv);  // SENDA_MPI: MPI's lifetime; ranks > 0 serve rank 0's MUMPS
   if (senda_app::served_as_worker(mpi, "simulate")) return senda_app::kExitOk;

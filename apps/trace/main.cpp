@@ -21,8 +21,10 @@
 #include "app.hpp"
 #include "senda/input/config.hpp"
 #include "senda/linalg/distributed.hpp"
+#include "blas_kernel.hpp"
 
 int main(int argc, char** argv) {
+  senda_app::select_blas_kernel(argv);  // before anything: it may execute the program again
   trace_app::install_stop_handler();  // first: a signal at any time is an interruption, not a kill
   // mpirun -np P (SENDA_MPI): rank 0 runs the analysis and writes everything; the
   // other ranks only take part in its MUMPS calls. Its destructor releases them on
