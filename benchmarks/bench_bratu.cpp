@@ -22,7 +22,8 @@
 using namespace senda;
 
 int main(int argc, char** argv) {
-  senda_app::select_blas_kernel(argv);  // before anything: it may execute the program again
+  senda_app::select_blas_kernel(argv);  // first: it may execute the program again
+  senda_app::unblock_stop_signals();    // no handler here: Ctrl-C ends a benchmark
   std::vector<int> sizes;
   bool full = false;
   double mu = 0.0;

@@ -217,7 +217,8 @@ int run_distributed(int& argc, char**& argv, const std::vector<int>& rings, int 
 }
 
 int main(int argc, char** argv) {
-  senda_app::select_blas_kernel(argv);  // before anything: it may execute the program again
+  senda_app::select_blas_kernel(argv);  // first: it may execute the program again
+  senda_app::unblock_stop_signals();    // no handler here: Ctrl-C ends a benchmark
   std::vector<int> rings;
   std::vector<linalg::Solver> solvers;
   std::vector<std::string> sets;  // --set KEY=VALUE, applied to the .cfg

@@ -52,7 +52,8 @@ nlohmann::json time_backend(const SparseMatrix& K, linalg::Solver s, int repeat)
 }  // namespace
 
 int main(int argc, char** argv) {
-  senda_app::select_blas_kernel(argv);  // before anything: it may execute the program again
+  senda_app::select_blas_kernel(argv);  // first: it may execute the program again
+  senda_app::unblock_stop_signals();    // no handler here: Ctrl-C ends a benchmark
   std::vector<int> grids;
   int repeat = 5;
   for (int i = 1; i < argc; ++i) {

@@ -39,5 +39,7 @@ add_test(NAME cli.pendulum_link
 # The commands' choice of OpenBLAS kernels (apps/common/blas_kernel.hpp).
 add_executable(blas_kernel_probe ${CMAKE_CURRENT_SOURCE_DIR}/apps/blas_kernel_probe.cpp)
 target_link_libraries(blas_kernel_probe PRIVATE senda_blas_kernel senda::linalg)  # linalg: the BLAS MUMPS and CHOLMOD load
+add_library(blas_prescott_stub SHARED ${CMAKE_CURRENT_SOURCE_DIR}/apps/prescott_stub.cpp)
 add_test(NAME apps.blas_kernel
-  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/apps/blas_kernel.sh $<TARGET_FILE:blas_kernel_probe>)
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/apps/blas_kernel.sh $<TARGET_FILE:blas_kernel_probe>
+          $<TARGET_FILE:blas_prescott_stub>)

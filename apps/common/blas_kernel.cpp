@@ -1,9 +1,10 @@
 #include "blas_kernel.hpp"
 
 #include <dlfcn.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/auxv.h>
 #include <unistd.h>
-
-#include <cstdlib>
 
 namespace senda_app {
 
@@ -38,13 +39,35 @@ std::string openblas_core() {
   return core ? std::string(core) : std::string();
 }
 
+namespace {
+sigset_t stop_signals() {
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, SIGINT);
+  sigaddset(&s, SIGTERM);
+  return s;
+}
+}  // namespace
+
 void select_blas_kernel(char** argv) {
-  if (std::getenv("OPENBLAS_CORETYPE") != nullptr) return;
+  if (getenv("OPENBLAS_CORETYPE") != nullptr) return;
+  // AT_BASE, the interpreter's load address, is 0 when ld.so was itself the program.
+  if (getauxval(AT_BASE) == 0) return;
   const std::string kernel = blas_kernel_for(openblas_core(), cpu_features());
   if (kernel.empty()) return;
   if (setenv("OPENBLAS_CORETYPE", kernel.c_str(), 1) != 0) return;
+  const sigset_t stop = stop_signals();
+  sigset_t before;
+  sigprocmask(SIG_BLOCK, &stop, &before);
+  if (const auto path = reinterpret_cast<const char*>(getauxval(AT_EXECFN))) execv(path, argv);
   execv("/proc/self/exe", argv);
-  unsetenv("OPENBLAS_CORETYPE");  // not executed: go on as loaded
+  sigprocmask(SIG_SETMASK, &before, nullptr);  // not executed: go on as loaded
+  unsetenv("OPENBLAS_CORETYPE");
+}
+
+void unblock_stop_signals() {
+  const sigset_t stop = stop_signals();
+  sigprocmask(SIG_UNBLOCK, &stop, nullptr);
 }
 
 }  // namespace senda_app

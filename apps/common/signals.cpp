@@ -1,13 +1,16 @@
-// The one SIGINT/SIGTERM handler of the commands (trace, cosim): a flag the runs poll
-// (Observer::stop_requested, the sweep's workers). Installed first thing in
-// main, so that a signal at any time ends the run as interrupted with its
-// results kept instead of killing the process.
+// The one SIGINT/SIGTERM handler of the commands (trace, cosim, simulate): a flag the
+// runs poll (Observer::stop_requested, the sweep's workers). Installed first thing in
+// main after select_blas_kernel(), so that a signal at any time ends the run as
+// interrupted with its results kept instead of killing the process. The two signals
+// are blocked while select_blas_kernel() executes the program again; they are
+// unblocked once the handler is in place, and one sent meanwhile arrives then.
 #include <signal.h>
 
 #include <csignal>
 
 #include <unistd.h>
 
+#include "blas_kernel.hpp"
 #include "common.hpp"
 
 namespace senda_app {
@@ -29,6 +32,7 @@ void install_stop_handler() {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  unblock_stop_signals();
 }
 
 bool stop_requested() { return g_stop != 0; }

@@ -12,8 +12,8 @@
 #include "blas_kernel.hpp"
 
 int main(int argc, char** argv) {
-  senda_app::select_blas_kernel(argv);  // before anything: it may execute the program again
-  senda_app::install_stop_handler();  // first: a signal at any time is an interruption
+  senda_app::select_blas_kernel(argv);  // first: it may execute the program again (SIGINT/SIGTERM held)
+  senda_app::install_stop_handler();  // then: a signal from here on is an interruption, not a kill
   senda::linalg::MpiSession mpi(argc, argv);  // SENDA_MPI: MPI's lifetime; ranks > 0 serve rank 0's MUMPS
   if (senda_app::served_as_worker(mpi, "simulate")) return senda_app::kExitOk;
   const simulate_app::Parsed parsed = simulate_app::parse_command(argc, argv);

@@ -24,8 +24,8 @@
 #include "blas_kernel.hpp"
 
 int main(int argc, char** argv) {
-  senda_app::select_blas_kernel(argv);  // before anything: it may execute the program again
-  trace_app::install_stop_handler();  // first: a signal at any time is an interruption, not a kill
+  senda_app::select_blas_kernel(argv);  // first: it may execute the program again (SIGINT/SIGTERM held)
+  trace_app::install_stop_handler();  // then: a signal from here on is an interruption, not a kill
   // mpirun -np P (SENDA_MPI): rank 0 runs the analysis and writes everything; the
   // other ranks only take part in its MUMPS calls. Its destructor releases them on
   // every return of rank 0 (a crash or a second signal ends the job by mpirun).
