@@ -25,6 +25,7 @@ import math
 import numbers
 import os
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
@@ -321,6 +322,8 @@ class Model:
     Attributes: name, title, description, config_file (``"<senda.build>"`` for a
     built model), unknowns (n), track_columns (the tracked displacements),
     design_parameters, options (a copy of the ExplorerOptions the file set),
+    notes (the keys set that a run does not use, "FILE:LINE: KEY has no effect:
+    ...", as ``trace`` prints them; :func:`load` also gives each as a UserWarning),
     config_text (a built model: the .cfg text it was read from, without its
     options; None for a loaded file)."""
 
@@ -375,14 +378,19 @@ def load(path: os.PathLike | str, overrides: Optional[Mapping[str, Any]] = None)
                Values: int, float (written with repr, so the double is the same),
                bool (true/false) or str (as on the command line: "3 uy 1.1").
 
-    Returns a :class:`Model`; ``model.run()`` traces it.
+    Returns a :class:`Model`; ``model.run()`` traces it. A key the run does not use
+    (``design.step`` without ``design.follow``, say) is a UserWarning with the note
+    ``trace`` prints (``model.notes`` keeps them).
     Raises :class:`ConfigError` (a ValueError) for a missing or bad file, an unknown
     key, a malformed value or a structure that is a mechanism, with the message
     ``trace`` prints (after ``trace: ``)."""
     texts = []
     for k, v in (overrides or {}).items():
         texts += _override_text(str(k), v)
-    return Model(_core.load(os.fspath(path), texts))
+    model = Model(_core.load(os.fspath(path), texts))
+    for note in model.notes:
+        warnings.warn(note, UserWarning, stacklevel=2)
+    return model
 
 
 # ---------------------------------------------------------------------------
@@ -549,7 +557,15 @@ def build(nodes: Any, *, trusses: Any = None, beams: Any = None, springs: Any = 
         core = _core.load_text(text, _BUILD_FILE, overrides)
     except ConfigError as e:
         raise _relocate(e, labels) from None
-    return Model(core, text)
+    model = Model(core, text)
+    # Located as the errors are (_relocate): the options, or the argument row.
+    model.notes = [re.sub(r"^<command line>: ", "options: ",
+                          re.sub(rf"^{re.escape(_BUILD_FILE)}:(\d+): ",
+                                 lambda m: labels.get(int(m.group(1)), "senda.build") + ": ", n))
+                   for n in core.notes]
+    for note in model.notes:
+        warnings.warn(note, UserWarning, stacklevel=2)
+    return model
 
 
 # ---------------------------------------------------------------------------

@@ -236,3 +236,11 @@ def test_3d_truss_and_ground_spring():
     assert r.points == 16 and r.unknowns == 3
     with pytest.raises(senda.ConfigError, match=r"nodes\[0\]: key 'model.node': Z is required in a 3D model"):
         senda.build(dim=3, nodes=[(1, 0.0, 0.0)], trusses=[], loads=[])
+
+
+def test_unused_options_are_warned_at_the_options():
+    rows = dict(trusses=[(1, 1, 2, 1.0), (2, 2, 3, 1.0)], fix=[(1, "all"), (3, "all")], loads=[(2, "uy", -1.0)])
+    with pytest.warns(UserWarning, match=r"^options: design\.mu_max has no effect: no critical point is followed"):
+        m = senda.build([(1, 0.0, 0.0), (2, 1.0, 0.5), (3, 2.0, 0.0)], **rows, options={"design.mu_max": 3.0})
+    assert len(m.notes) == 1 and m.notes[0].startswith("options: design.mu_max has no effect")
+    assert senda.build([(1, 0.0, 0.0), (2, 1.0, 0.5), (3, 2.0, 0.0)], **rows).notes == []

@@ -311,3 +311,19 @@ def test_progress_false_values_stop_the_run():
         assert r.interrupted and len(r.path) == 3
     r = senda.load("problems/von-mises.cfg", overrides={"stop.max_steps": 5}).run(progress=lambda p: p["lam"] > -1)
     assert r.termination == "max-steps"  # numpy.True_ goes on
+
+
+def test_unused_keys_are_the_notes_trace_prints(run_trace):
+    # design.step acts on curves of critical points only: without design.follow it is
+    # kept (a later --follow run may use it) but said, by trace on stderr and by load()
+    # as a UserWarning, in the same words.
+    over = {"design.step": 0.02, "stop.max_steps": 2}
+    code, err, _ = run_trace("problems/three-bar.cfg", "design.step=0.02", "stop.max_steps=2")
+    assert code == 0, err
+    printed = [line[len("note: "):] for line in err.splitlines() if line.startswith("note: ")]
+    assert printed and all("design.step has no effect" in n for n in printed)
+    with pytest.warns(UserWarning) as caught:
+        m = senda.load("problems/three-bar.cfg", overrides=over)
+    assert [str(w.message) for w in caught] == printed
+    assert m.notes == printed
+    assert senda.load("problems/three-bar.cfg", overrides={"stop.max_steps": 2}).notes == []
