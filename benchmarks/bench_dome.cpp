@@ -53,6 +53,7 @@
 #include "senda/linalg/distributed.hpp"
 #include "senda/linalg/factorization.hpp"
 #include "blas_kernel.hpp"
+#include "host.hpp"
 
 using namespace senda;
 
@@ -116,7 +117,7 @@ nlohmann::json run(int rings, int layers, int max_steps, linalg::Solver solver, 
   j["layers"] = layers;
   j["overrides"] = sets;
   j["solver"] = linalg::to_string(solver);
-  j["blas_core"] = senda_app::openblas_core();
+  j["host"] = benchmarks::host();
   j["unknowns"] = r.unknowns;
   j["bars"] = spec.model->element_count();
   j["termination"] = continuation::to_string(r.termination);

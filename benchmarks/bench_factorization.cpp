@@ -19,6 +19,7 @@
 #include "senda/linalg/factorization.hpp"
 #include "space_grid.hpp"
 #include "blas_kernel.hpp"
+#include "host.hpp"
 
 using namespace senda;
 using Clock = std::chrono::steady_clock;
@@ -82,7 +83,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < Ks.rows(); ++i) Ks.coeffRef(i, i) -= sigma;
     for (const auto& [name, A] : {std::pair<const char*, const SparseMatrix&>{"rest", K}, {"shifted", Ks}}) {
       nlohmann::json r = {{"grid", g}, {"unknowns", m.size()}, {"nonzeros", A.nonZeros()}, {"tangent", name}};
-      r["blas_core"] = senda_app::openblas_core();
+      r["host"] = benchmarks::host();
       const nlohmann::json c = time_backend(A, linalg::Solver::Cholmod, repeat);
       const nlohmann::json u = time_backend(A, linalg::Solver::Mumps, repeat);
       r["cholmod"] = c;

@@ -15,6 +15,7 @@
 //              factorizations and time, kept out of the path's figures above
 //   peak_rss   getrusage(RUSAGE_SELF).ru_maxrss: the peak of the whole process so
 //              far, so run sizes in increasing order.
+//   host       the CPU and OpenBLAS's kernels (host.hpp)
 #include <sys/resource.h>
 
 #include <chrono>
@@ -25,7 +26,7 @@
 
 #include "senda/continuation/path_follower.hpp"
 #include "senda/critical/critical_point.hpp"
-#include "blas_kernel.hpp"
+#include "host.hpp"
 
 namespace senda::benchmarks {
 
@@ -125,7 +126,7 @@ inline nlohmann::json run_path(const std::string& name, const Problem& problem, 
   j["other_fraction_with_analysis"] = total > 0 ? (other + st.assembly_seconds + fs.analyze_seconds) / total : 0.0;
   j["time_per_point_s"] = points > 0 ? total / points : 0.0;
   j["peak_rss_mib"] = peak_rss_mib();
-  j["blas_core"] = senda_app::openblas_core();  // OpenBLAS's kernels ("" for another BLAS)
+  j["host"] = host();  // the CPU and OpenBLAS's kernels ("" for another BLAS)
   return j;
 }
 
