@@ -323,7 +323,8 @@ class Model:
     built model), unknowns (n), track_columns (the tracked displacements),
     design_parameters, options (a copy of the ExplorerOptions the file set),
     notes (the keys set that a run does not use, "FILE:LINE: KEY has no effect:
-    ...", as ``trace`` prints them; :func:`load` also gives each as a UserWarning),
+    ...", as ``trace`` prints them; :func:`load` and :func:`build` also give each
+    as a UserWarning),
     config_text (a built model: the .cfg text it was read from, without its
     options; None for a loaded file)."""
 
