@@ -58,7 +58,11 @@ void print_help(const po::options_description& opts) {
       "runs the same analysis with MUMPS distributing every factorization over the P processes;\n"
       "rank 0 assembles the matrices, prints and writes the results (once); linalg.solver = auto\n"
       "means mumps, cholmod is refused (exit 2); a sweep runs its values one at a time. As root,\n"
-      "OpenMPI needs mpirun --allow-run-as-root (and --oversubscribe for more ranks than cores).\n\n");
+      "OpenMPI needs mpirun --allow-run-as-root (and --oversubscribe for more ranks than cores).\n"
+      "Environment: OPENBLAS_NUM_THREADS sets the BLAS threads of the factorizations (every core\n"
+      "by default). Where OpenBLAS falls back on its SSE3 'Prescott' kernels on a CPU it does not\n"
+      "know (Debian's 0.3.21 on recent Intel CPUs), trace sets OPENBLAS_CORETYPE from the CPU's\n"
+      "features (SkylakeX, Haswell, Sandybridge) and starts again; a value you set is kept.\n\n");
   std::ostringstream o;
   o << opts;
   fmt::print("{}\n", o.str());

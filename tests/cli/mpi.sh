@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Distributed runs (issue 14 item 3; only in a SENDA_MPI build): mpirun -np 2 trace
-# against trace on one process (CHOLMOD below 5000 unknowns, MUMPS above: the
-# two runs share no factorization code) on three-bar, star-dome and a generated
-# dome of 2 163 unknowns (MUMPS on both sides):
+# against trace on one process (linalg.solver = auto: CHOLMOD for these small
+# models, so the two runs share no factorization code) on three-bar, star-dome and
+# a generated dome of 2 163 unknowns (linalg.solver = mumps: MUMPS on both sides):
 #   - the same located critical points (λ, displacements, the whole state) to
 #     1e-10 relative, the same negative pivot count and det sign at every point
 #     (tests/cli/mpi_compare.py);

@@ -282,7 +282,7 @@ const std::vector<OptionSpec>& option_table() {
        "dynamics: write a history row (and a VTK frame) every this many steps"},
       // [linalg]
       {"linalg.solver", T::Choice, "auto", "auto|cholmod|mumps", false,
-       "sparse LDL^T of the tangent: auto (CHOLMOD below 5000 unknowns, MUMPS from there on; MUMPS always under mpirun -np P > 1), cholmod (one process only) or mumps"},
+       "sparse LDL^T of the tangent: auto (MUMPS from 1000 unknowns where CHOLMOD's analysis predicts at least 5000 flops per unknown, CHOLMOD otherwise, so a band matrix stays on CHOLMOD at any size; MUMPS always under mpirun -np P > 1), cholmod (one process only) or mumps"},
   };
   return table;
 }
