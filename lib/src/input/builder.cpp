@@ -1584,8 +1584,6 @@ void Builder::read_dynamics(Spec& s) {
               "dynamics.integrator = newmark");
   if (c_.has("dynamics.alpha") && o.scheme != dynamics::Scheme::HHT)
     c_.fail(c_.find("dynamics.alpha"), "dynamics.alpha", "only the hht integrator takes alpha", "dynamics.integrator = hht");
-  if (o.scheme == dynamics::Scheme::Newmark && o.gamma < 0.5)
-    c_.fail(c_.find("dynamics.gamma"), "dynamics.gamma", "gamma below 1/2 amplifies the motion (negative damping)", "[0.5, 1]");
   if (c_.has("dynamics.tangent") && o.scheme != dynamics::Scheme::EnergyMomentum)
     c_.fail(c_.find("dynamics.tangent"), "dynamics.tangent",
             "only the energy-momentum integrator takes a tangent choice (the others use K itself)",

@@ -66,7 +66,7 @@ const std::vector<OptionSpec>& option_table() {
        "(default 0) the fourth-order torsion term E (int rho^4 dA - Ip^2/A) that makes the torsional "
        "post-buckling path rise (0: neutral)"},
       {"model.spring", T::Record, nullptr, "ID NODE_A NODE_B|ground COMPONENT K", true,
-       "linear spring K > 0 on COMPONENT (ux uy uz rz) between two nodes or to ground; "
+       "linear spring K > 0 on COMPONENT (ux uy rz; in 3D also uz rx ry) between two nodes or to ground; "
        "COMPONENT axial: a spring along the line between the nodes (force/length)"},
       {"model.penalty_fix", T::Record, nullptr, "ID NODE KAPPA COMP [COMP ...] [at X Y [Z]]", true,
        "penalty support (seed 003 Fix): the listed components (ux uy uz rz, rx ry in 3D, all = every translation) "
@@ -94,11 +94,12 @@ const std::vector<OptionSpec>& option_table() {
        "load-factor increment of the first predictor; fixes the first step length (refused, exit 2, below "
        "what the model resolves: a force under the residual tolerance)"},
       {"continuation.min_step_ratio", T::Real, "1e-6", "(0, 1]", false,
-       "smallest step length relative to the first; below it the run ends with step-too-small"},
+       "smallest step length relative to the first; below it the path (or the branch) ends with step-too-small"},
       {"continuation.max_step_ratio", T::Real, "10", "[1, inf)", false, "largest step length relative to the first"},
       {"continuation.max_step_growth", T::Real, "2", "[1, inf)", false, "largest factor between consecutive steps"},
       {"continuation.max_turn", T::Real, "20", "(0, 180]", false,
-       "arc-length steps: largest angle (degrees) between the tangents at the two ends of a step; a step that "
+       "arc-length and displacement-controlled steps: largest angle (degrees) between the tangents at the two "
+       "ends of a step; a step that "
        "turns more is cut (it may have jumped across a fold); 180: off"},
       {"continuation.target_iterations", T::Integer, "4", "[1, 100]", false,
        "Newton iterations per step the step control aims at"},
@@ -107,7 +108,8 @@ const std::vector<OptionSpec>& option_table() {
       {"continuation.residual_tolerance", T::Real, "1e-10", "(0, 1)", false,
        "convergence: residual norm relative to the load norm"},
       {"continuation.increment_tolerance", T::Real, "1e-9", "(0, 1)", false,
-       "convergence: scaled Newton increment relative to the step length"},
+       "convergence: scaled Newton increment relative to the step length (under load or displacement control, "
+       "to the predictor's length when that is larger)"},
       {"continuation.direction", T::Integer, "1", "{-1, 1}", false, "sign of the first load increment"},
       {"continuation.reuse_factorization", T::Bool, "true", nullptr, false,
        "an accepted point keeps the factorization of its last Newton iteration when that provably has the "
@@ -119,10 +121,12 @@ const std::vector<OptionSpec>& option_table() {
        "scale unknowns per kind (translation, rotation) from the first tangent"},
       {"continuation.psi", T::Real, "1", "[0, inf)", false, "weight of lambda in the scaled norm"},
       {"continuation.start_state", T::Text, nullptr, "a file DIR/states/<id>.json", false,
-       "start the primary path from this saved state of the model (Newton at its lambda from its q): trace's "
-       "located points, simulate's final.json; not with branches.from"},
+       "start the primary path from this saved state of the model (Newton at its lambda from its q; from a limit "
+       "point, along its mode, sign = continuation.direction): trace's located points, simulate's final.json; "
+       "not with branches.from"},
       // [stop]
-      {"stop.max_steps", T::Integer, "200", "[1, 10000000]", false, "number of steps before the run ends (max-steps)"},
+      {"stop.max_steps", T::Integer, "200", "[1, 10000000]", false,
+       "steps per path (the primary path, and each branch anew) before it ends with max-steps"},
       {"stop.lambda_min", T::Real, nullptr, "any finite", false, "end when lambda drops below this (none: no bound)"},
       {"stop.lambda_max", T::Real, nullptr, "any finite", false, "end when lambda exceeds this (none: no bound)"},
       {"stop.displacement", T::Record, nullptr, "NODE COMP LIMIT", false,
@@ -166,7 +170,7 @@ const std::vector<OptionSpec>& option_table() {
       {"branches.direction", T::Choice, "both", "both|positive|negative", false,
        "branches: which half of each secondary branch to trace, along +/- its tangent"},
       {"branches.max_branches", T::Integer, "32", "[1, 10000]", false,
-       "branches: at most this many branches in one run"},
+       "branches: at most this many branches in one run, the primary path included (1: no secondary branch)"},
       {"branches.from", T::Text, nullptr, "a file DIR/states/BPn.json", false,
        "branches: start from this saved bifurcation point instead of tracing the primary path"},
       {"branches.symmetric_tolerance", T::Real, "1e-5", "(0, 1)", false,
@@ -209,7 +213,7 @@ const std::vector<OptionSpec>& option_table() {
       {"cosim.tolerance", T::Real, "1e-10", "(0, 1)", false,
        "co-simulation: iteration converged when max |change of an output| / (1 + |output|) is below this"},
       {"cosim.unit", T::Record, nullptr, "NAME oscillator|structure FIELD=VALUE ...", true,
-       "co-simulation: a unit. oscillator: mass=M k=K [x0= v0=]; structure: file=F.cfg node=N comp=ux|uy|uz "
+       "co-simulation: a unit. oscillator: mass=M [k=K x0= v0=]; structure: file=F.cfg node=N comp=ux|uy|uz "
        "mass=M [inertia=J v0=]; both: [kc=KC share=S integrator=symplectic-euler|exact h=MICRO_STEP]"},
       {"cosim.connect", T::Record, nullptr, "UNIT.INPUT UNIT.OUTPUT [input=zoh|foh|soh] [output=zoh|foh|soh]", true,
        "co-simulation: an output feeds an input; input= its extrapolation over the micro steps, output= the "
@@ -218,15 +222,17 @@ const std::vector<OptionSpec>& option_table() {
        "co-simulation: write energy.gp and render energy.png/.svg with gnuplot (same as --plot)"},
       // [dynamics] (the simulate command; docs/config.md "[dynamics]")
       {"dynamics.integrator", T::Choice, "energy-momentum", "energy-momentum|midpoint|newmark|hht|index1-rk4", false,
-       "dynamics: time integrator (energy-momentum conserves energy and momenta exactly; index1-rk4: explicit RK4 "
-       "on the index-1 equations, the one that takes rigid links)"},
+       "dynamics: time integrator (energy-momentum conserves energy exactly, and linear and angular momentum with "
+       "truss bars and springs; beams keep energy only; index1-rk4: explicit RK4 on the index-1 equations, the one "
+       "that takes rigid links)"},
       {"dynamics.dt", T::Real, "0.01", "(0, inf)", false, "dynamics: time step (time units)"},
       {"dynamics.t_end", T::Real, "1", "(0, inf)", false, "dynamics: end time of the simulation"},
       {"dynamics.max_steps", T::Integer, "1000000", "[1, 100000000]", false,
        "dynamics: the most steps a run may take (t_end/dt above it is refused)"},
       {"dynamics.beta", T::Real, "0.25", "(0, 0.5]", false, "dynamics: Newmark beta (newmark only)"},
-      {"dynamics.gamma", T::Real, "0.5", "[0, 1]", false, "dynamics: Newmark gamma, at least 1/2 (newmark only)"},
-      {"dynamics.alpha", T::Real, "-0.05", "[-0.333333333333333, 0]", false,
+      {"dynamics.gamma", T::Real, "0.5", "[0.5, 1]", false,
+       "dynamics: Newmark gamma (newmark only); below 1/2 the scheme amplifies the motion (negative damping)"},
+      {"dynamics.alpha", T::Real, "-0.05", "[-0.3333333333333333, 0]", false,
        "dynamics: HHT alpha (hht only; beta = (1 - alpha)^2/4, gamma = 1/2 - alpha)"},
       {"dynamics.tangent", T::Choice, "exact", "exact|symmetric", false,
        "dynamics: energy-momentum iteration matrix of truss bars: exact (unsymmetric, LU) or symmetric (LDL^T)"},
@@ -256,7 +262,8 @@ const std::vector<OptionSpec>& option_table() {
       {"dynamics.load_point", T::Record, nullptr, "T LAMBDA", true,
        "dynamics: a point (t, lambda) of a piecewise linear load history (load = table), t increasing"},
       {"dynamics.initial_state", T::Record, nullptr, "STATE_FILE [FACTOR]", false,
-       "dynamics: start at rest at a saved state of trace (DIR/states/<id>.json) under FACTOR (default 1) times its lambda"},
+       "dynamics: start at rest at a saved state of trace (DIR/states/<id>.json) or simulate's final.json under "
+       "FACTOR (default 1) times its lambda"},
       {"dynamics.velocity", T::Record, nullptr, "NODE COMP VALUE", true, "dynamics: initial velocity of a free dof"},
       {"dynamics.kick", T::Record, nullptr, "MODE_FILE AMPLITUDE", false,
        "dynamics: initial velocity AMPLITUDE times a mode (DIR/modes/<id>.csv, max |phi| = 1), added to velocity"},
