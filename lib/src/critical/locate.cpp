@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "senda/critical/critical_point.hpp"
 #include "senda/core/differences.hpp"
@@ -102,9 +103,10 @@ Vector jacobi_diagonal(const Problem& p, SparseMatrix& K, const Vector& q_here, 
   if (!finite) p.tangent(q_here, lambda_here, K);
   constexpr std::size_t kKinds = 3;
   std::array<double, kKinds> sum{}, count{};
+  std::vector<std::size_t> kind(static_cast<std::size_t>(n));
   Vector s(n), d(n);
   for (int j = 0; j < n; ++j) {
-    const auto k = static_cast<std::size_t>(p.dof_kind(j));
+    const std::size_t k = kind[static_cast<std::size_t>(j)] = static_cast<std::size_t>(p.dof_kind(j));
     const double a = std::abs(K.coeff(j, j));
     s[j] = std::isfinite(a) ? a : 0.0;
     sum[k] += s[j];
@@ -118,7 +120,7 @@ Vector jacobi_diagonal(const Problem& p, SparseMatrix& K, const Vector& q_here, 
     }
   const double all_mean = all_count > 0.0 ? all_sum / all_count : 1.0;
   for (int j = 0; j < n; ++j) {
-    const auto k = static_cast<std::size_t>(p.dof_kind(j));
+    const std::size_t k = kind[static_cast<std::size_t>(j)];
     const double mean = sum[k] > 0.0 ? sum[k] / count[k] : all_mean;
     d[j] = 1.0 / std::sqrt(s[j] >= 1e-8 * mean ? s[j] : mean);
   }
@@ -351,9 +353,10 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
     if (scaled) d = jacobi_diagonal(problem, K, before.q, before.lambda);
     const Vector* dp = scaled ? &d : nullptr;
     std::optional<Eigenpairs> ea, eb;
-    problem.tangent(after.q, after.lambda, K);
-    if (factor_after.status() == linalg::FactorStatus::Ok)
+    if (factor_after.status() == linalg::FactorStatus::Ok) {
+      problem.tangent(after.q, after.lambda, K);
       eb = nearest_eigenpairs(factor_after, K, m, options.inverse_iterations, nullptr, dp);
+    }
     problem.tangent(before.q, before.lambda, K);
     if (fac.factorize(K) == linalg::FactorStatus::Ok)
       ea = nearest_eigenpairs(fac, K, m, options.inverse_iterations, nullptr, dp);
@@ -388,7 +391,7 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
   }
 
   const double lambda_span = std::max({std::abs(after.lambda - before.lambda), 1e-300});
-  const BracketEvidence evidence = bracket_evidence(before, after);
+  const BracketEvidence evidence = cp.evidence;
   const double span = (after.q - before.q).norm();
   // Newton on SPL/SPB from one end, with that end's mode; a point it converges to
   // more than twice the bracket's length from both ends is another critical point.
