@@ -42,8 +42,8 @@ int run_imperfection(const in::Config& config, const Command& cmd) {
   keys.insert(keys.end(), in::kCurveKeys.begin(), in::kCurveKeys.end());
   for (const char* key : keys)
     if (const in::Entry* e = config.find(key))
-      fmt::print(stderr, "note: {}{}: {} has no effect with --imperfection, which follows no curves\n", e->file,
-                 e->line > 0 ? fmt::format(":{}", e->line) : std::string(), key);
+      fmt::print(stderr, "note: {}: {} has no effect with --imperfection, which follows no curves\n",
+                 in::location(e->file, e->line), key);
   if (stop_requested()) return kExitInterrupted;  // before the old results are touched
   const senda::output::ResultsDir dir = senda::output::ResultsDir::prepare(cmd.out_dir, cmd.overwrite);
   if (!cmd.quiet)

@@ -1410,7 +1410,7 @@ void Builder::read_design(Spec& s) {
       if (const Entry* e = c_.find(key)) unused.push_back(e);
     std::stable_sort(unused.begin(), unused.end(), [](const Entry* a, const Entry* b) { return a->line < b->line; });
     for (const Entry* e : unused)
-      s.notes.push_back((e->line > 0 ? e->file + ":" + std::to_string(e->line) : e->file) + ": " + e->key +
+      s.notes.push_back(location(e->file, e->line) + ": " + e->key +
                         " has no effect: no critical point is followed (design.follow, or --follow on the "
                         "command line)");
   }

@@ -489,12 +489,14 @@ std::string format_option_table() {
 // ---------------------------------------------------------------------------
 // ConfigError
 // ---------------------------------------------------------------------------
+std::string location(const std::string& file, int line) {
+  return line > 0 ? file + ":" + std::to_string(line) : file;
+}
+
 namespace {
 std::string format_error(const std::string& file, int line, const std::string& key, const std::string& message,
                          const std::string& valid) {
-  std::string s = file;
-  if (line > 0) s += ":" + std::to_string(line);
-  s += ": ";
+  std::string s = location(file, line) + ": ";
   if (!key.empty()) s += "key '" + key + "': ";
   s += message;
   if (!valid.empty()) s += " (valid: " + valid + ")";

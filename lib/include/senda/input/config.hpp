@@ -50,6 +50,9 @@ class ConfigError : public std::runtime_error {
 // Name used as the file of command-line overrides.
 inline constexpr const char* kCommandLine = "<command line>";
 
+// "FILE:LINE", or "FILE" when line is 0 (an override): where messages point.
+std::string location(const std::string& file, int line);
+
 enum class ValueType {
   Integer,  // decimal integer within valid ("[a, b]" or "{a, b, …}")
   Real,     // finite decimal number within valid ("(a, b]", "[a, inf)", …)
