@@ -29,10 +29,15 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional, Sequence
 
-import numpy as np
+from . import _blas
 
-from . import _core
-from ._core import (  # noqa: F401  (re-exported)
+# Before numpy or _core loads OpenBLAS, which reads OPENBLAS_CORETYPE only then.
+_blas.select()
+
+import numpy as np  # noqa: E402
+
+from . import _core  # noqa: E402
+from ._core import (  # noqa: E402, F401  (re-exported)
     AnalysisOptions,
     Constraint,
     DetectTest,
