@@ -47,9 +47,12 @@ from ._core import (  # noqa: E402, F401  (re-exported)
     PathOptions,
 )
 
+BlasKernelWarning = _blas.BlasKernelWarning
+BlasKernelWarning.__module__ = "senda"
+
 __all__ = [
     "load", "build", "trace", "Problem", "Model", "Result", "Path", "CriticalPoint", "Branch", "Curve",
-    "ConfigError", "OutputError", "DirectoryRefused", "AnalysisOptions", "ExplorerOptions",
+    "ConfigError", "OutputError", "DirectoryRefused", "BlasKernelWarning", "AnalysisOptions", "ExplorerOptions",
     "PathOptions", "FinderOptions", "LocateOptions", "Constraint", "DetectTest",
 ]
 

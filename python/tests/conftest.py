@@ -12,6 +12,10 @@ import subprocess
 
 import pytest
 
+# First, before any test module's numpy: OpenBLAS's kernels are chosen when it loads
+# (senda/_blas.py), and the suite runs with the same kernels as trace.
+import senda  # noqa: F401
+
 SOURCE = pathlib.Path(os.environ.get("SENDA_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
 
 
