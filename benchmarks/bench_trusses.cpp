@@ -3,7 +3,8 @@
 // on the top nodes, Green–Lagrange bars. Traced with the spherical arc length for
 // a fixed number of steps. Prints JSON like bench_bratu.
 //
-//   bench_trusses                 grids 10×10, 30×30 (add --grid 60: about 1.5 min)
+//   bench_trusses                 grids 10×10, 30×30 (--grid 60 alone: 21 951 unknowns, 4–6 s
+//                                 by host, docs/performance.md)
 //   bench_trusses --grid 40 [--grid 80 ...] [--steps 30] [--solver auto|cholmod|mumps]
 #include <cstdlib>
 #include <iostream>
