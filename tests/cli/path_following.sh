@@ -7,7 +7,7 @@
 #         stiff-shear, cancelling-pair, few-steps, load-jump, follow-bad-start,
 #         bound-inside-step, from-other-model, switch-unknown, loose-tolerance,
 #         load-control-branches, displacement-back, km-units, sensitivity-error,
-#         follow-meets-bp, length-units, psi-zero (all when omitted)
+#         follow-meets-bp, length-units, psi-zero, first-step-jump (all when omitted)
 set -u
 trace=$1; src=$2; work=$3; only=${4:-}
 rm -rf "$work"; mkdir -p "$work"
@@ -470,6 +470,33 @@ if want $case; then
   run $case-roorda "$src/problems/roorda-frame.cfg" continuation.constraint=load
   message $case-roorda | grep -q 'load control: the path reaches a limit point near lambda = 13.91745' ||
     die "roorda: not said: $(message $case-roorda)"
+  ok
+fi
+case=first-step-jump
+if want $case; then
+  # Roorda's frame at branches.switch_step_ratio = 10: the first step of branch 1 from
+  # BP1 (asymmetric, lambda 14.006) converged on the primary path at lambda = 11.6 (rz
+  # 1.7e-4, where the branch has 0.13), and its 60 points, the primary path's down to
+  # lambda = -1405, were reported as the branch. The first step is now halved until it
+  # leaves the primary path (to 0.875 of 7), and the branch says so.
+  run $case "$src/problems/roorda-frame.cfg" branches.switch_step_ratio=10
+  [ $rc -eq 0 ] || die "exit $rc"
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "u_2_rz") c = i; next }
+           $2 + 0 >= 1 && $1 == 1 { n++; r = $c + 0; if (r < 0) r = -r; if (r < 0.05) { print "branch " $2 ": rz " $c " at lambda " $3; bad = 1 } }
+           END { exit bad || n != 2 }' "$work/$case/path.csv" || die "a branch's first point is on the primary path (or not two branches)"
+  grep -q 'its first step was 0.875 instead of 7 (branches.switch_step_ratio): longer ones landed on the path of branch 0' \
+    "$work/$case/summary.json" || die "the shortened first step not said"
+  # The file's own settings: the first step stays on the branch and is not cut.
+  run $case-file "$src/problems/roorda-frame.cfg"
+  ! grep -q 'its first step was' "$work/$case-file/summary.json" || die "a first step cut at the file's settings"
+  # At 100 the first step lands on the primary path down to 1/16 of it (4.38): branch 1
+  # is not traced, and says why; branch 2 is traced.
+  run $case-100 "$src/problems/roorda-frame.cfg" branches.switch_step_ratio=100
+  [ $rc -eq 0 ] || die "ratio 100: exit $rc"
+  grep -q '"termination": "jumped"' "$work/$case-100/summary.json" &&
+    grep -q 'not traced: its first step from BP1 landed on the path of branch 0 it starts from .* at every length from 70 down to 4.38' \
+      "$work/$case-100/summary.json" || die "ratio 100: branch 1 not said not traced"
+  awk -F, '$2 == 1 && $1 + 0 >= 1 { bad = 1 } END { exit bad }' "$work/$case-100/path.csv" || die "ratio 100: points of branch 1 written"
   ok
 fi
 case=displacement-back

@@ -46,6 +46,9 @@ std::string short_g(double x) { return core::format_g(x, 3); }
 // constraints, depth): 0.83 to 1 at every rejoining point; 0.002 where Eriksson's
 // frame at auto_scale = false came back to BP5 along the primary path.
 constexpr double kAlongPathShare = 0.1;
+// How many times a branch's first step is halved when it lands on the path it starts
+// from (switch_at).
+constexpr int kFirstStepHalvings = 4;
 
 // That share; NaN when it cannot be told: no bifurcation equation; o's path not told
 // from its other branch (the path's secant within 25.8° of neither tangent,
@@ -53,15 +56,25 @@ constexpr double kAlongPathShare = 0.1;
 // incoming tangent was told in the run that found it, is trusted); no chord; or the two
 // tangents' displacements parallel to within 1e-3 (a one-unknown model).
 constexpr double kIncomingAlignment = 0.9;
-double other_tangent_share(const CriticalPoint& o, const Vector& dq, const continuation::Scaling& s) {
+// The share of the other tangent in the chord (dq, dλ): in the displacements alone
+// (dl NaN), or in (q, λ) in the path's scaled norm (ψ λ).
+double tangent_share(const CriticalPoint& o, const Vector& dq, double dl, const continuation::Scaling& s) {
   if (!o.abe || !o.abe->valid) return std::numeric_limits<double>::quiet_NaN();
   const bool saved = !o.branches.empty() && o.branches.front() == -1;
   if (!saved && !(o.abe->incoming_alignment >= kIncomingAlignment)) return std::numeric_limits<double>::quiet_NaN();
-  const Vector& path = o.abe->tangents[o.abe->incoming].q;
-  const Vector& other = o.abe->tangents[1 - o.abe->incoming].q;
-  if (path.size() != dq.size() || other.size() != dq.size() || s.w.size() != dq.size())
+  const BranchTangent& path = o.abe->tangents[o.abe->incoming];
+  const BranchTangent& other = o.abe->tangents[1 - o.abe->incoming];
+  if (path.q.size() != dq.size() || other.q.size() != dq.size() || s.w.size() != dq.size())
     return std::numeric_limits<double>::quiet_NaN();
-  const Vector a = s.w.cwiseProduct(path), c = s.w.cwiseProduct(other), d = s.w.cwiseProduct(dq);
+  const bool with_lambda = !std::isnan(dl);
+  const double psi = with_lambda ? s.psi : 0.0;
+  const auto scaled = [&](const Vector& q, double l) {
+    Vector v(q.size() + 1);
+    v.head(q.size()) = s.w.cwiseProduct(q);
+    v[q.size()] = with_lambda ? psi * l : 0.0;
+    return v;
+  };
+  const Vector a = scaled(path.q, path.lambda), c = scaled(other.q, other.lambda), d = scaled(dq, dl);
   const double na = a.norm(), nc = c.norm(), nd = d.norm();
   if (!(na > 0.0) || !(nc > 0.0) || !(nd > 0.0) || !std::isfinite(nd)) return std::numeric_limits<double>::quiet_NaN();
   const double cosine = a.dot(c) / (na * nc);
@@ -71,6 +84,10 @@ double other_tangent_share(const CriticalPoint& o, const Vector& dq, const conti
   const double alpha = (ad - cosine * cd) / det, beta = (cd - cosine * ad) / det;  // coefficients of a/na, c/nc
   const double total = std::abs(alpha) + std::abs(beta);
   return total > 0.0 ? std::abs(beta) / total : std::numeric_limits<double>::quiet_NaN();
+}
+
+double other_tangent_share(const CriticalPoint& o, const Vector& dq, const continuation::Scaling& s) {
+  return tangent_share(o, dq, std::numeric_limits<double>::quiet_NaN(), s);
 }
 
 // Why a path ends whose step went past a load-factor bound between its two ends: a
@@ -276,10 +293,16 @@ void BranchExplorer::absorb(const continuation::PathFollower& f) {
 }
 
 void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, ExplorerEvents& events,
-                                  std::vector<Pending>& queue) {
+                                  std::vector<Pending>& queue, const FirstStep* first) {
   events.on_branch_start(b);
   events.on_point(b, f);
   bool rejoined = false, stalled = false;
+  // The first step's retries (below): how many, at what length, and whether the last
+  // one still landed on the path the branch starts from.
+  int halvings = 0;
+  double first_ds = first ? first->ds : 0.0;
+  double landed_share = std::numeric_limits<double>::quiet_NaN();
+  bool landed = false;
   // A secondary branch that has not left its start point (bound: about what a
   // location resolves) after kCrawlSteps steps is crawling: its steps are too short
   // in the unknowns' own units. It ends Stalled, with the reason, instead of "rejoining" its own start point or
@@ -368,6 +391,30 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
       break;
     }
     if (!f.advance()) break;
+    // A secondary branch's first step. Where the two paths cross at an acute angle (an
+    // asymmetric bifurcation) its constraint (eq. 5.4), normal to the branch's tangent,
+    // also meets the path the branch leaves, and a long step can converge there
+    // (Roorda's frame at branches.switch_step_ratio = 10: the first point was the
+    // primary path's at λ = 11.6, below BP1 at 14.0, and the branch's 60 points were
+    // the primary path's). Its chord from the point is then along that path's tangent
+    // (its share of the branch's tangent in (q, ψλ) below kAlongPathShare; a branch's
+    // own first chord has about 1; docs/theory.md §5): the step is taken again from the
+    // point, halved, up to kFirstStepHalvings times, before any event sees it.
+    if (first && b.points == 0) {
+      const CriticalPoint& o = *first->point;
+      const double share = tangent_share(o, f.current().q - o.q, f.current().lambda - o.lambda, f.scaling());
+      if (share < kAlongPathShare) {
+        landed_share = share;
+        if (halvings == kFirstStepHalvings) {
+          landed = true;
+          break;
+        }
+        ++halvings;
+        first_ds *= 0.5;
+        if (!f.start_along(o.q, o.lambda, first->tq, first->tl, first_ds, first->scaling)) break;
+        continue;
+      }
+    }
     ++b.points;
     events.on_point(b, f);
     walked += f.current().step_length;
@@ -503,13 +550,24 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
       if (const std::string why = bound_inside_step(finder_.points(), step_found, f); !why.empty()) f.complete(why);
     if (rejoined || stalled) break;
   }
-  if (stalled) {
+  if (landed) {
+    b.termination = BranchEnd::Jumped;
+    b.message = "not traced: its first step from " + first->point->id + " landed on the path of branch " +
+                std::to_string(first->parent) + " it starts from (" + short_g(landed_share) +
+                " of the chord along the branch's tangent) at every length from " + short_g(first->ds) +
+                " down to " + short_g(first_ds) + " (lower branches.switch_step_ratio)";
+  } else if (stalled) {
     b.termination = BranchEnd::Stalled;
   } else if (!rejoined) {
     b.termination = branch_end(f.termination());
     b.message = f.message();
     if (f.termination() == continuation::Termination::Interrupted) interrupted_ = true;
   }
+  if (halvings > 0 && !landed)
+    b.message += (b.message.empty() ? "" : "; ") + std::string("its first step was ") + short_g(first_ds) +
+                 " instead of " + short_g(first->ds) +
+                 " (branches.switch_step_ratio): longer ones landed on the path of branch " +
+                 std::to_string(first->parent) + " it starts from";
   for (const auto& [stretch, k] : stretch_points) {
     const NeutralStretch& n = b.neutral[stretch];
     if (n.lambda_left) continue;
@@ -560,7 +618,8 @@ void BranchExplorer::switch_at(const Pending p, ExplorerEvents& events, std::vec
       continue;
     }
     branches_.push_back(b);
-    trace_branch(f, branches_.back(), events, queue);
+    const FirstStep first{&cp, dir * t.q, dir * t.lambda, start.ds, start.metric->scaling, p.parent};
+    trace_branch(f, branches_.back(), events, queue, &first);
   }
 }
 

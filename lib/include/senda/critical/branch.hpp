@@ -147,7 +147,18 @@ class BranchExplorer {
     int parent;
     int depth;
   };
-  void trace_branch(continuation::PathFollower& f, Branch& b, ExplorerEvents& events, std::vector<Pending>& queue);
+  // A secondary branch's start (switch_at): its first step is checked to leave the
+  // path it starts from, and taken again from the point, halved, when it does not.
+  struct FirstStep {
+    const CriticalPoint* point = nullptr;
+    Vector tq;
+    double tl = 0.0;
+    double ds = 0.0;
+    continuation::Scaling scaling;
+    int parent = 0;
+  };
+  void trace_branch(continuation::PathFollower& f, Branch& b, ExplorerEvents& events, std::vector<Pending>& queue,
+                    const FirstStep* first = nullptr);
   void switch_at(Pending p, ExplorerEvents& events, std::vector<Pending>& queue);
   struct PathMetric {
     continuation::Scaling scaling;
