@@ -477,26 +477,43 @@ if want $case; then
   # Roorda's frame at branches.switch_step_ratio = 10: the first step of branch 1 from
   # BP1 (asymmetric, lambda 14.006) converged on the primary path at lambda = 11.6 (rz
   # 1.7e-4, where the branch has 0.13), and its 60 points, the primary path's down to
-  # lambda = -1405, were reported as the branch. The first step is now halved until it
-  # leaves the primary path (to 0.875 of 7), and the branch says so.
+  # lambda = -1405, were reported as the branch. The first step is now taken again at
+  # half the length it was taken at (the corrector had cut 7 to 1.75) until it leaves
+  # the primary path, and the branch says so.
+  # first_points DIR: every secondary branch's first point off the primary path (|rz| >= 0.01; the
+  # primary path has 1e-4 to 7e-4 there), two of them
+  first_points() {
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "u_2_rz") c = i; next }
+             $2 + 0 >= 1 && $1 == 1 { n++; r = $c + 0; if (r < 0) r = -r; if (r < 0.01) { print "branch " $2 ": rz " $c " at lambda " $3; bad = 1 } }
+             END { exit bad || !c || n != 2 }' "$work/$1/path.csv"
+  }
   run $case "$src/problems/roorda-frame.cfg" branches.switch_step_ratio=10
   [ $rc -eq 0 ] || die "exit $rc"
-  awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) if ($i == "u_2_rz") c = i; next }
-           $2 + 0 >= 1 && $1 == 1 { n++; r = $c + 0; if (r < 0) r = -r; if (r < 0.05) { print "branch " $2 ": rz " $c " at lambda " $3; bad = 1 } }
-           END { exit bad || n != 2 }' "$work/$case/path.csv" || die "a branch's first point is on the primary path (or not two branches)"
-  grep -q 'its first step was 0.875 instead of 7 (branches.switch_step_ratio): longer ones landed on the path of branch 0' \
+  first_points $case || die "a branch's first point is on the primary path (or not two branches)"
+  grep -q 'its first step was 0.875 instead of 7 (branches.switch_step_ratio): steps of 1.75 landed on the path of branch 0 it starts from' \
     "$work/$case/summary.json" || die "the shortened first step not said"
-  # The file's own settings: the first step stays on the branch and is not cut.
-  run $case-file "$src/problems/roorda-frame.cfg"
-  ! grep -q 'its first step was' "$work/$case-file/summary.json" || die "a first step cut at the file's settings"
-  # At 100 the first step lands on the primary path down to 1/16 of it (4.38): branch 1
-  # is not traced, and says why; branch 2 is traced.
+  # 100: the corrector cut 70 to 1.09, still on the primary path; 0.547, cut to 0.273, leaves it.
   run $case-100 "$src/problems/roorda-frame.cfg" branches.switch_step_ratio=100
   [ $rc -eq 0 ] || die "ratio 100: exit $rc"
-  grep -q '"termination": "jumped"' "$work/$case-100/summary.json" &&
-    grep -q 'not traced: its first step from BP1 landed on the path of branch 0 it starts from .* at every length from 70 down to 4.38' \
-      "$work/$case-100/summary.json" || die "ratio 100: branch 1 not said not traced"
-  awk -F, '$2 == 1 && $1 + 0 >= 1 { bad = 1 } END { exit bad }' "$work/$case-100/path.csv" || die "ratio 100: points of branch 1 written"
+  first_points $case-100 || die "ratio 100: a branch's first point is on the primary path"
+  grep -q 'its first step was 0.273 instead of 70 (branches.switch_step_ratio): steps of 1.09 landed' \
+    "$work/$case-100/summary.json" || die "ratio 100: the shortened first step not said"
+  # From the saved point, with one step per branch: the landed attempt's end (max-steps
+  # at its one step) is not the branch's; the branch takes its step, and the message
+  # names the path through BP1, not a "branch -1".
+  run $case-from "$src/problems/roorda-frame.cfg" --from "$work/$case/states/BP1.json" branches.switch_step_ratio=10 stop.max_steps=1
+  [ $rc -eq 0 ] || die "--from: exit $rc"
+  first_points $case-from || die "--from: a branch without its first point, or on the primary path"
+  grep -q 'landed on the path through BP1 (not traced in this run) it starts from' "$work/$case-from/summary.json" ||
+    die "--from: the path not named"
+  ! grep -q 'branch -1' "$work/$case-from/summary.json" || die "--from: a 'branch -1'"
+  # The file's own settings, and other catalogue frames: no first step is cut.
+  for c in roorda-frame three-bar lee-frame; do
+    run $case-$c "$src/problems/$c.cfg"
+    [ $rc -eq 0 ] || die "$c: exit $rc"
+    [ -f "$work/$case-$c/summary.json" ] && ! grep -q 'its first step was\|not traced: its first step' "$work/$case-$c/summary.json" ||
+      die "$c: a first step cut at the file's settings"
+  done
   ok
 fi
 case=displacement-back

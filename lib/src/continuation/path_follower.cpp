@@ -521,6 +521,13 @@ bool PathFollower::start_at_limit(const Vector& q0, double lambda0, const Vector
 bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& tq, double tl, double ds,
                                const std::optional<Scaling>& scaling) {
   const int n = problem_.size();
+  // A follower may start again from the point (a branch's first step that landed on
+  // the path it starts from, BranchExplorer::trace_branch): nothing of the attempt
+  // before is kept but the work counted in stats().
+  termination_ = Termination::Running;
+  message_.clear();
+  crossing_.reset();
+  load_share_max_ = 0.0;
   Vector g(n), r;
   load_vector(q0, lambda0, r);
   if (problem_.is_proportional()) r_ = r;

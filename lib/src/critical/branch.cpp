@@ -300,9 +300,14 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
   // The first step's retries (below): how many, at what length, and whether the last
   // one still landed on the path the branch starts from.
   int halvings = 0;
-  double first_ds = first ? first->ds : 0.0;
+  double landed_longest = 0.0, landed_shortest = 0.0, first_taken = 0.0;
   double landed_share = std::numeric_limits<double>::quiet_NaN();
   bool landed = false;
+  const auto start_path = [&] {
+    return first && first->parent >= 0 ? "the path of branch " + std::to_string(first->parent)
+                                       : "the path through " + (first ? first->point->id : std::string()) +
+                                             " (not traced in this run)";
+  };
   // A secondary branch that has not left its start point (bound: about what a
   // location resolves) after kCrawlSteps steps is crawling: its steps are too short
   // in the unknowns' own units. It ends Stalled, with the reason, instead of "rejoining" its own start point or
@@ -400,22 +405,29 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     // (its share of the branch's tangent in (q, ψλ) below kAlongPathShare; a branch's
     // own first chord has about 1; docs/theory.md §5): the step is taken again from the
     // point, halved, up to kFirstStepHalvings times, before any event sees it.
-    if (first && b.points == 0) {
+    // Only at an asymmetric point: at a symmetric one the branch's tangent (φ, λ̇ = 0)
+    // is normal to the path's in the scaled norm, the hyperplane does not meet the
+    // path near the point, and a branch curving strongly in λ (ψ large) has a small
+    // share without having landed anywhere.
+    if (first && b.points == 0 && first->point->abe && !first->point->abe->symmetric) {
       const CriticalPoint& o = *first->point;
       const double share = tangent_share(o, f.current().q - o.q, f.current().lambda - o.lambda, f.scaling());
       if (share < kAlongPathShare) {
+        const double taken = f.current().step_length;  // the corrector may have cut the step
+        if (halvings == 0) landed_longest = taken;
+        landed_shortest = taken;
         landed_share = share;
         if (halvings == kFirstStepHalvings) {
           landed = true;
           break;
         }
         ++halvings;
-        first_ds *= 0.5;
-        if (!f.start_along(o.q, o.lambda, first->tq, first->tl, first_ds, first->scaling)) break;
+        if (!f.start_along(o.q, o.lambda, first->tq, first->tl, 0.5 * taken, first->scaling)) break;
         continue;
       }
     }
     ++b.points;
+    if (b.points == 1) first_taken = f.current().step_length;
     events.on_point(b, f);
     walked += f.current().step_length;
     if (!extend_run(f.current().lambda, f.current().step_length) && stretch_open) {
@@ -552,10 +564,10 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
   }
   if (landed) {
     b.termination = BranchEnd::Jumped;
-    b.message = "not traced: its first step from " + first->point->id + " landed on the path of branch " +
-                std::to_string(first->parent) + " it starts from (" + short_g(landed_share) +
-                " of the chord along the branch's tangent) at every length from " + short_g(first->ds) +
-                " down to " + short_g(first_ds) + " (lower branches.switch_step_ratio)";
+    b.message = "not traced: its first step from " + first->point->id + " (" + short_g(first->ds) +
+                ") landed on " + start_path() + " it starts from at every length taken, " + short_g(landed_longest) +
+                " down to " + short_g(landed_shortest) + " (" + short_g(landed_share) +
+                " of the last chord along the branch's tangent): lower branches.switch_step_ratio";
   } else if (stalled) {
     b.termination = BranchEnd::Stalled;
   } else if (!rejoined) {
@@ -564,10 +576,13 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     if (f.termination() == continuation::Termination::Interrupted) interrupted_ = true;
   }
   if (halvings > 0 && !landed)
-    b.message += (b.message.empty() ? "" : "; ") + std::string("its first step was ") + short_g(first_ds) +
-                 " instead of " + short_g(first->ds) +
-                 " (branches.switch_step_ratio): longer ones landed on the path of branch " +
-                 std::to_string(first->parent) + " it starts from";
+    b.message += (b.message.empty() ? "" : "; ") +
+                 (b.points > 0 ? "its first step was " + short_g(first_taken) + " instead of " + short_g(first->ds)
+                               : "no first step was taken after " + std::to_string(halvings) + " retr" +
+                                     (halvings == 1 ? "y" : "ies")) +
+                 " (branches.switch_step_ratio): steps of " + short_g(landed_longest) +
+                 (halvings > 1 ? " down to " + short_g(landed_shortest) : std::string()) + " landed on " +
+                 start_path() + " it starts from";
   for (const auto& [stretch, k] : stretch_points) {
     const NeutralStretch& n = b.neutral[stretch];
     if (n.lambda_left) continue;
