@@ -47,7 +47,7 @@ std::string short_g(double x) { return core::format_g(x, 3); }
 // frame at auto_scale = false came back to BP5 along the primary path.
 constexpr double kAlongPathShare = 0.1;
 // How many times a branch's first step is halved when it lands on the path it starts
-// from (switch_at).
+// from (trace_branch).
 constexpr int kFirstStepHalvings = 4;
 
 // That share; NaN when it cannot be told: no bifurcation equation; o's path not told
@@ -67,11 +67,10 @@ double tangent_share(const CriticalPoint& o, const Vector& dq, double dl, const 
   if (path.q.size() != dq.size() || other.q.size() != dq.size() || s.w.size() != dq.size())
     return std::numeric_limits<double>::quiet_NaN();
   const bool with_lambda = !std::isnan(dl);
-  const double psi = with_lambda ? s.psi : 0.0;
   const auto scaled = [&](const Vector& q, double l) {
     Vector v(q.size() + 1);
     v.head(q.size()) = s.w.cwiseProduct(q);
-    v[q.size()] = with_lambda ? psi * l : 0.0;
+    v[q.size()] = with_lambda ? s.psi * l : 0.0;
     return v;
   };
   const Vector a = scaled(path.q, path.lambda), c = scaled(other.q, other.lambda), d = scaled(dq, dl);
@@ -303,10 +302,10 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
   double landed_longest = 0.0, landed_shortest = 0.0, first_taken = 0.0;
   double landed_share = std::numeric_limits<double>::quiet_NaN();
   bool landed = false;
+  // (Asked only after a retry, so with first given.)
   const auto start_path = [&] {
-    return first && first->parent >= 0 ? "the path of branch " + std::to_string(first->parent)
-                                       : "the path through " + (first ? first->point->id : std::string()) +
-                                             " (not traced in this run)";
+    return first->parent >= 0 ? "the path of branch " + std::to_string(first->parent)
+                               : "the path through " + first->point->id + " (not traced in this run)";
   };
   // A secondary branch that has not left its start point (bound: about what a
   // location resolves) after kCrawlSteps steps is crawling: its steps are too short
@@ -626,14 +625,14 @@ void BranchExplorer::switch_at(const Pending p, ExplorerEvents& events, std::vec
     const BranchStart start = branch_start(cp, t, metrics_[static_cast<std::size_t>(std::max(p.parent, 0))]);
     b.own_metric = start.own;
     metrics_.push_back(start.metric);
-    if (!f.start_along(cp.q, cp.lambda, dir * t.q, dir * t.lambda, start.ds, start.metric->scaling)) {
+    const FirstStep first{&cp, dir * t.q, dir * t.lambda, start.ds, start.metric->scaling, p.parent};
+    if (!f.start_along(cp.q, cp.lambda, first.tq, first.tl, first.ds, first.scaling)) {
       b.termination = branch_end(f.termination());
       b.message = f.message();
       branches_.push_back(b);
       continue;
     }
     branches_.push_back(b);
-    const FirstStep first{&cp, dir * t.q, dir * t.lambda, start.ds, start.metric->scaling, p.parent};
     trace_branch(f, branches_.back(), events, queue, &first);
   }
 }
