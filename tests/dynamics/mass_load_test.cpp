@@ -75,6 +75,27 @@ TEST_CASE("load histories", "[dynamics][load]") {
   CHECK_FALSE(bad.check().empty());
 }
 
+TEST_CASE("integrator options: the ranges [dynamics] documents", "[dynamics][options]") {
+  dynamics::IntegratorOptions o;
+  o.scheme = dynamics::Scheme::Newmark;
+  CHECK(o.check().empty());
+  o.gamma = 1.0;
+  CHECK(o.check().empty());
+  o.gamma = 0.4;  // negative numerical damping
+  CHECK(o.check() == "Newmark needs 0 < beta <= 1/2 and 1/2 <= gamma <= 1");
+  o.gamma = 0.5;
+  o.beta = 0.0;
+  CHECK_FALSE(o.check().empty());
+  o.beta = 0.25;
+  o.scheme = dynamics::Scheme::HHT;
+  o.alpha = -0.4;
+  CHECK_FALSE(o.check().empty());
+  o.alpha = -0.1;
+  CHECK(o.check().empty());
+  o.dt = 0.0;
+  CHECK(o.check() == "the time step must be > 0");
+}
+
 TEST_CASE("energy-momentum's balance is exact with damping and a time-varying load", "[dynamics][em]") {
   // A mass on a Hencky bar to ground, pulled by a table load along the bar and damped
   // (C = 0.3 M + 0.01 K₀): T + U − W_ext + D = E₀ holds for the discrete motion to the

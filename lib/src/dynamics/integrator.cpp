@@ -51,8 +51,9 @@ const char* to_string(StepStatus s) {
 
 std::string IntegratorOptions::check() const {
   if (!(dt > 0.0) || !std::isfinite(dt)) return "the time step must be > 0";
-  if (scheme == Scheme::Newmark && !(beta > 0.0 && beta <= 0.5 && gamma >= 0.0 && gamma <= 1.0))
-    return "Newmark needs 0 < beta <= 1/2 and 0 <= gamma <= 1";
+  // γ < ½ is negative numerical damping (the motion grows); [dynamics] refuses it too.
+  if (scheme == Scheme::Newmark && !(beta > 0.0 && beta <= 0.5 && gamma >= 0.5 && gamma <= 1.0))
+    return "Newmark needs 0 < beta <= 1/2 and 1/2 <= gamma <= 1";
   if (scheme == Scheme::HHT && !(alpha >= -1.0 / 3.0 && alpha <= 0.0)) return "HHT-alpha needs alpha in [-1/3, 0]";
   if (!(residual_tolerance > 0.0) || !(energy_tolerance > 0.0)) return "the tolerances must be > 0";
   if (max_iterations < 1) return "max_iterations must be >= 1";
