@@ -150,7 +150,8 @@ class CriticalPoint:
     phi_dot_r        |φᵀr| / (‖φ‖ r_s), small at a bifurcation point
     floor_lambda_spread  None: located to critical.tolerance; a float: accepted at the
                      residual's round-off floor, λ's relative spread over the last
-                     iterates (what λ holds to, up to √tol)
+                     iterates, or how far one more (check) update moved λ when that
+                     is more than the tolerance (what λ holds to, up to √tol)
     gamma            SPB unfolding parameter at the solution (≈ 0)
     bracket          {"branch", "point_before", "point_after", "lambda_before", "lambda_after", "start_point"}
     abe              the algebraic bifurcation equation of a bifurcation point, or None:

@@ -591,12 +591,37 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     CriticalPoint point;
     double force_scale, spread;
     bool phi_floor;
+    // Accepted on the contraction estimate of λ's error (λ's last update above the
+    // tolerance): the candidate stands whatever comes next; the next update measures
+    // λ's round-off floor (below).
+    bool check = false;
   };
   std::optional<FloorCandidate> floor_candidate;
   std::vector<double> lambda_history;                         // λ of every iterate
   double floor_spread = -1.0;  // ≥ 0: accepted at a round-off floor, λ's spread over its last iterates
   Vector G1(n), G2(n), r(n), gl(n), gl2, Klphi;  // gl2, Klphi: non-proportional problems only
   Eigen::MatrixXd rhs(n, 3), H, J;
+  double lambda_move = -1.0;  // ≥ 0: how far the check update moved λ from the candidate, relative
+  // The candidate stands: its point (state, mode, residual, φᵀr, system), the history
+  // up to it (as marked since: a switch to SPB at its iteration raises its last entry),
+  // and K and r at it for v = K̃⁻¹r below. A check candidate keeps how far the update
+  // after it moved λ (the iterate in hand, when that update was made).
+  const auto stand_candidate = [&] {
+    if (floor_candidate->check && cp.residual_history.size() > floor_candidate->point.residual_history.size())
+      lambda_move = std::abs(lambda - floor_candidate->point.lambda) /
+                    std::max({std::abs(floor_candidate->point.lambda), lambda_span_hint, 1e-300});
+    std::vector<double> history = std::move(cp.residual_history);
+    cp = std::move(floor_candidate->point);
+    history.resize(cp.residual_history.size());
+    cp.residual_history = std::move(history);
+    problem.tangent(cp.q, cp.lambda, K);
+    problem.dg_dlambda(cp.q, cp.lambda, gl);
+    r = -gl;
+    last_force_scale = floor_candidate->force_scale;
+    if (!floor_candidate->check) floor_spread = floor_candidate->spread;
+    phi_at_floor = floor_candidate->phi_floor;
+    cp.converged = true;
+  };
   for (int it = 0;; ++it) {
     problem.tangent(q, lambda, K);
     problem.residual(q, lambda, G1);
@@ -629,6 +654,10 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     cp.newton_iterations = it;
     cp.system = spb ? "SPB" : "SPL";
     if (!std::isfinite(res)) {
+      if (floor_candidate) {  // the update after a candidate: it stands
+        stand_candidate();
+        break;
+      }
       cp.message = "augmented residual not finite";
       return cp;
     }
@@ -707,9 +736,27 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       // its floor for three iterates already (a lateral-torsional cantilever: 5.9e-11,
       // 2.7e-11, 4.5e-11, …): that floor is established, and one more iteration is
       // another draw of the same noise.
+      //
+      // λ converged by the tests: the contraction estimate θ|δλ| assumes Newton's
+      // quadratic phase, and holds until λ reaches the round-off floor of the augmented
+      // system, which the scaled residual does not show. A slender space beam (the
+      // lateral-torsional cantilever, GA L²/EI ~ 1e6; its Kφ sums entries of GA/h to
+      // a bending eigenvalue): λ's updates 1.0e-3, 3.0e-8, 4.2e-9, 9.0e-9 absolute at
+      // λ = 5.09 with the residual at its floor from the third on; accepted at the
+      // third (θ = 3e-5, an estimate of 1e-12), λ in fact good to ~1e-9: a spread over
+      // initial steps of 1.4e-9 against critical.tolerance = 1e-10, and nothing said.
+      // Nor does a last update below the tolerance prove anything there: it can be a
+      // small draw of the same noise. So one more update is taken as a check, and the
+      // candidate stands whatever it gives (its values and iterations; the
+      // factorization count includes the check): where the check moves λ by more than
+      // the tolerance, that is λ's floor and the point says so; by more than √tol, the
+      // point is not located.
       const bool established = it >= 2 && h[static_cast<std::size_t>(it) - 2] <= 10.0 * tol;
-      if (!lambda_ok && !established && !floor_candidate && it < options.max_iterations) {
-        floor_candidate = FloorCandidate{cp, force_scale, lambda_spread(3), !phi_ok};
+      if ((lambda_ok || !established) && !floor_candidate && it < options.max_iterations) {
+        floor_candidate = FloorCandidate{cp, force_scale, lambda_spread(3), !phi_ok, lambda_ok};
+      } else if (floor_candidate && floor_candidate->check) {
+        stand_candidate();
+        break;
       } else {
         cp.converged = true;
         // Accepted at a round-off floor: λ's spread (it can exceed the tolerance, up
@@ -720,20 +767,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
         break;
       }
     } else if (floor_candidate) {
-      // The candidate stands: its point (state, mode, residual, φᵀr, system), the
-      // history up to it (as marked since: a switch to SPB at its iteration raises its
-      // last entry), and K and r at it for v = K̃⁻¹r below.
-      std::vector<double> history = std::move(cp.residual_history);
-      cp = std::move(floor_candidate->point);
-      history.resize(cp.residual_history.size());
-      cp.residual_history = std::move(history);
-      problem.tangent(cp.q, cp.lambda, K);
-      problem.dg_dlambda(cp.q, cp.lambda, gl);
-      r = -gl;
-      last_force_scale = floor_candidate->force_scale;
-      floor_spread = floor_candidate->spread;
-      phi_at_floor = floor_candidate->phi_floor;
-      cp.converged = true;
+      stand_candidate();
       break;
     }
     if (it == options.max_iterations) {
@@ -795,6 +829,10 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     // K̃ = K + ρ eᵢeᵢᵀ, one factorization.
     const linalg::FactorStatus st = factorize_penalized(slot, rho);
     cp.factorizations = factorizations();
+    if (st != linalg::FactorStatus::Ok && floor_candidate) {  // at the candidate: it stands
+      stand_candidate();
+      break;
+    }
     if (st != linalg::FactorStatus::Ok) {
       cp.message = std::string("penalized matrix K + rho e_i e_i^T is ") + linalg::to_string(st);
       if (st == linalg::FactorStatus::Singular && fac->backend() == linalg::Solver::Cholmod &&
@@ -868,6 +906,10 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       const double mu = H(i, 0) + dl * H(i, 1) + s * H(i, 2);
       dgamma = rho * mu - s;
     }
+    if ((!std::isfinite(dl) || !std::isfinite(s)) && floor_candidate) {
+      stand_candidate();
+      break;
+    }
     if (!std::isfinite(dl) || !std::isfinite(s)) {
       cp.message = "singular bordered system (" + cp.system + ")";
       return cp;
@@ -904,6 +946,18 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     // its axis, reached by a branch of the circle cantilever at λ ≈ 1e-17).
     cp.converged = false;
     cp.message = "converged to a point of the unknowns' chart, not of the structure: " + chart;
+  } else if (lambda_move > std::sqrt(options.tolerance)) {
+    cp.converged = false;
+    cp.message = cp.system + " met the tolerance in " + std::to_string(cp.newton_iterations) +
+                 " iterations, but one more update moved lambda by " + fmt_g(lambda_move) +
+                 " relative, more than sqrt(critical.tolerance) = " + fmt_g(std::sqrt(options.tolerance)) +
+                 ": not located";
+  } else if (lambda_move > options.tolerance) {
+    // The check update moved λ by more than the tolerance: λ's round-off floor.
+    cp.floor_lambda_spread = lambda_move;
+    cp.message = "located with " + cp.system + " in " + std::to_string(cp.newton_iterations) +
+                 " iterations, lambda to its round-off floor: one more update moved it by " + fmt_g(lambda_move) +
+                 " relative, above critical.tolerance = " + fmt_g(options.tolerance);
   } else {
     cp.message = "located with " + cp.system + " in " + std::to_string(cp.newton_iterations) + " iterations";
     if (floor_spread >= 0.0) {
