@@ -653,6 +653,18 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     cp.residual = res;
     cp.newton_iterations = it;
     cp.system = spb ? "SPB" : "SPL";
+    // The check's iterate, with λ moved by more than the tolerance and the residual
+    // fallen tenfold or more: Newton was still converging, not at a floor (the circle
+    // cantilever at critical.tolerance = 1e-6: residuals 3.6e-7, 8.5e-12, accepted
+    // there, then 8.9e-14 and 5.9e-17 with λ moving 4.9e-6 and then by round-off; the
+    // tests had passed λ 4.9e-6 off). The candidate is dropped and this iterate is
+    // tested as any other (and checked in turn when it meets the tests). At a floor
+    // the residual does not fall.
+    if (floor_candidate && floor_candidate->check && std::isfinite(res) &&
+        res < 0.1 * floor_candidate->point.residual &&
+        std::abs(lambda - floor_candidate->point.lambda) >
+            options.tolerance * std::max({std::abs(floor_candidate->point.lambda), lambda_span_hint, 1e-300}))
+      floor_candidate.reset();
     if (!std::isfinite(res)) {
       if (floor_candidate) {  // the update after a candidate: it stands
         stand_candidate();
@@ -752,8 +764,12 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       // the tolerance, that is λ's floor and the point says so; by more than √tol, the
       // point is not located.
       const bool established = it >= 2 && h[static_cast<std::size_t>(it) - 2] <= 10.0 * tol;
+      // An iterate that meets the tests after a floor candidate (λ contracted after
+      // all) is checked in turn; it stands if its check does not meet them.
       if ((lambda_ok || !established) && !floor_candidate && it < options.max_iterations) {
         floor_candidate = FloorCandidate{cp, force_scale, lambda_spread(3), !phi_ok, lambda_ok};
+      } else if (floor_candidate && !floor_candidate->check && lambda_ok && it < options.max_iterations) {
+        floor_candidate = FloorCandidate{cp, force_scale, 0.0, !phi_ok, true};
       } else if (floor_candidate && floor_candidate->check) {
         stand_candidate();
         break;
@@ -795,7 +811,9 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       return cp;
     }
     // Start as a limit point; switch to SPB when φᵀr vanishes or SPL converges only linearly.
-    if (!spb && system == AugmentedSystem::Auto) {
+    // Not between a candidate and its check: the check is an update of the system
+    // the candidate met the tests on.
+    if (!spb && system == AugmentedSystem::Auto && !(floor_candidate && floor_candidate->check)) {
       // Linear convergence: two successive ratios above 0.2 in the asymptotic range,
       // with φᵀr already small (at a limit point it stays O(1)).
       const bool linear = it >= 3 && h[it] > 0.2 * h[it - 1] && h[it - 1] > 0.2 * h[it - 2] && h[it - 1] < 1e-2 &&
