@@ -13,8 +13,9 @@ add_test(NAME cli.determinism.star_dome
 add_test(NAME cli.help_lists_every_key
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/help.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR})
 add_test(NAME cli.interrupt
-  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/interrupt.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/interrupt)
-set_tests_properties(cli.interrupt PROPERTIES TIMEOUT 60)
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/interrupt.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/interrupt
+          $<TARGET_FILE:simulate> $<TARGET_FILE:cosim>)
+set_tests_properties(cli.interrupt PROPERTIES TIMEOUT 120)
 # The results of the catalogue, a sweep, curves, an imperfection study and a
 # restart against the files stored in tests/golden/ (tests/cli/golden.sh).
 add_test(NAME cli.golden

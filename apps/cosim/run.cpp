@@ -55,7 +55,8 @@ void print_help(const po::options_description& opts) {
       "  2    bad input or command line (message on stderr, nothing written)\n"
       "  3    internal error (a bug: please report it)\n"
       "  130  interrupted by SIGINT or SIGTERM (summary.json says interrupted; the history\n"
-      "       keeps every finished macro step)\n\n"
+      "       keeps every finished macro step); a second signal a second or more after the\n"
+      "       first ends the process at once\n\n"
       "configuration keys of [cosim] (docs/config.md \"Co-simulation\" has the details):\n\n");
   std::istringstream table(senda::input::format_option_table());
   bool in_cosim = false;

@@ -25,7 +25,8 @@ constexpr const char* kExitCodes =
     "       or a write failed (results kept)\n"
     "  2    bad input or command line (message on stderr, nothing written)\n"
     "  3    internal error (a bug: please report it)\n"
-    "  130  interrupted by SIGINT or SIGTERM (every step written so far kept)\n";
+    "  130  interrupted by SIGINT or SIGTERM (every step written so far kept, summary.json says\n"
+    "       interrupted); a second signal a second or more after the first ends the process at once\n";
 
 void print_help(const po::options_description& opts) {
   fmt::print("{}\n\n", kUsage);

@@ -30,7 +30,8 @@ constexpr const char* kExitCodes =
     "       (--follow) could not start (bad-start)\n"
     "  2    bad input or command line (message on stderr, nothing written)\n"
     "  3    internal error (a bug: please report it)\n"
-    "  130  interrupted by SIGINT or SIGTERM (summary.json says interrupted)\n";
+    "  130  interrupted by SIGINT or SIGTERM (summary.json says interrupted); a second signal\n"
+    "       a second or more after the first ends the process at once (files so far kept)\n";
 
 void print_help(const po::options_description& opts) {
   fmt::print("{}\n\n", kUsage);
