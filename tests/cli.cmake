@@ -11,7 +11,8 @@ add_test(NAME cli.determinism.von_mises
 add_test(NAME cli.determinism.star_dome
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/determinism.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/det_sd problems/star-dome.cfg)
 add_test(NAME cli.help_lists_every_key
-  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/help.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR})
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/help.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR}
+          $<TARGET_FILE:simulate> $<TARGET_FILE:cosim>)
 add_test(NAME cli.interrupt
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/interrupt.sh $<TARGET_FILE:trace> ${PROJECT_SOURCE_DIR} ${SENDA_CLI_WORK}/interrupt
           $<TARGET_FILE:simulate> $<TARGET_FILE:cosim>)

@@ -45,7 +45,7 @@ void print_help(const po::options_description& opts) {
       "  section.key=value after FILE.cfg replaces the file's value of a key; for a repeatable\n"
       "  key (cosim.unit, cosim.connect) it adds one more entry; a non-repeatable key given\n"
       "  twice on the command line is refused.\n"
-      "  e.g. cosim problems/cosim/jacobi-fd.cfg cosim.scheme=gauss-seidel\n"
+      "  e.g. cosim problems/cosim/seed002-fd.cfg cosim.scheme=gauss-seidel\n"
       "  parameters.NAME=value changes a [parameters] entry wherever ${{NAME}} is used.\n\n"
       "exit codes:\n"
       "  0    the co-simulation ran to its end time\n"

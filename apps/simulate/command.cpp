@@ -51,7 +51,7 @@ void print_help(const po::options_description& opts) {
       "overrides:\n"
       "  section.key=value after FILE.cfg replaces the file's value of a key (appends to a\n"
       "  repeatable key; a non-repeatable key given twice on the command line is refused),\n"
-      "  e.g. simulate problems/von-mises-dynamic.cfg dynamics.lambda=0.03\n\n");
+      "  e.g. simulate tests/dynamics/von-mises-step.cfg dynamics.lambda=0.03\n\n");
   fmt::print("{}\n", kExitCodes);
   fmt::print("configuration keys (key = default, then meaning; docs/config.md has the details):\n\n{}",
              senda::input::format_option_table());
