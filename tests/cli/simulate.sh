@@ -11,6 +11,7 @@
 #    first point is the state, its path the plain trace's (u at equal lambda), its limit
 #    points the plain trace's; with --from too it is refused (exit 2);
 #  - a kick along trace's mode of LP1 plus a velocity gives v(0) = 0.1 phi + v;
+#  - a run of 1e-10 says "reached t = 1e-10";
 #  - SIGINT: exit 130, summary "interrupted", every step's row; kill -9: whole rows;
 #  - the bad-input corpus entries of [dynamics] (tests/bad-input/2[0-2][0-9]-dynamics-*)
 #    exit 2 naming file, line and key, nothing written; --help lists the keys.
@@ -39,6 +40,13 @@ echo "ok snap-through above P_dyn: mirror passed, $rows rows"
 rows=$(($(wc -l < "$work/onestep/history.csv") - 1))
 grep -q '"steps_requested": 1,' "$work/onestep/summary.json" || die "onestep: not one step asked for"
 echo "ok dt above t_end: one step asked for ($rows rows)"
+
+# A run of 1e-10 time units: the summary's message shows its time (it read "reached
+# t = 0.000000", a %f).
+"$sim" $cfg --out "$work/tiny" --quiet dynamics.dt=1e-12 dynamics.t_end=1e-10 > "$work/tiny.log" 2>&1 || die "tiny: exit $?"
+grep -q '"message": "reached t = 1e-10"' "$work/tiny/summary.json" || die "tiny: $(grep message "$work/tiny/summary.json")"
+grep -q 'reached t = 1e-10' "$work/tiny.log" || die "tiny: the report does not show t: $(cat "$work/tiny.log")"
+echo "ok a run of 1e-10: reached t = 1e-10"
 
 # Below the threshold: the apex stays above w = h (uy > -0.5) and no event.
 "$sim" $cfg --out "$work/below" --quiet dynamics.lambda=0.025 > "$work/below.log" 2>&1 || die "below: exit $?"

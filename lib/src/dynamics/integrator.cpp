@@ -545,7 +545,7 @@ StepReport Integrator::step() {
     const double norm = R.norm();
     if (!std::isfinite(norm)) {
       rep.status = StepStatus::NotFinite;
-      message_ = "the residual is not finite at t = " + std::to_string(s.t + dt);
+      message_ = "the residual is not finite at t = " + fmt_g(s.t + dt);
       return rep;
     }
     const double rel = norm == 0.0 ? 0.0 : (ref > 0.0 ? norm / ref : std::numeric_limits<double>::infinity());
@@ -579,7 +579,7 @@ StepReport Integrator::step() {
     if (!solve(S, -R, dx, st)) {
       rep.status = st;
       message_ = std::string("the iteration matrix is ") + (st == StepStatus::Singular ? "singular" : "not finite") +
-                 " at t = " + std::to_string(s.t + dt);
+                 " at t = " + fmt_g(s.t + dt);
       return rep;
     }
     w_last = std::abs(dx.dot(R));  // work of the correction (eq. 11.13)

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "senda/core/number.hpp"
+
 namespace senda::dynamics {
 
 const char* to_string(SimulationEnd e) {
@@ -53,7 +55,8 @@ SimulationResult simulate(Integrator& in, long steps, const std::vector<Event>& 
     const double ref = e.supplied > 0.0 ? e.supplied : e.kinetic + e.strain;
     r.max_relative_error = ref > 0.0 ? max_error / ref : 0.0;
   }
-  if (r.end == SimulationEnd::Completed) r.message = "reached t = " + std::to_string(in.state().t);
+  // %g: a run of 1e-10 s read "reached t = 0.000000" in %f.
+  if (r.end == SimulationEnd::Completed) r.message = "reached t = " + core::format_g(in.state().t, 6);
   observer.on_end(in, r);
   return r;
 }
