@@ -308,9 +308,8 @@ Energies Integrator::energies_of(const State& s, double scale) const {
   return e;
 }
 
-void Integrator::residual(const Vector& dq, Vector& R, SparseMatrix* S, double& ref) const {
+void Integrator::residual(const Vector& y, Vector& R, SparseMatrix* S, double& ref) const {
   const State& s = state_;
-  const Vector x = s.q + dq;
   const double dt = options_.dt;
   Vector fext, fint;
   if (S) {
@@ -330,6 +329,8 @@ void Integrator::residual(const Vector& dq, Vector& R, SparseMatrix* S, double& 
     add_scaled(K, c);
   };
   if (options_.scheme == Scheme::EnergyMomentum || options_.scheme == Scheme::Midpoint) {
+    const Vector& dq = y;
+    const Vector x = s.q + dq;
     const Vector Mdq = (2.0 / (dt * dt)) * (M_ * dq), Mv = (2.0 / dt) * (M_ * s.v);
     const Vector inertia = Mdq - Mv;  // (2/Δt²) M (x − q − Δt v), eqs. 11.6/11.7
     external(s.t + 0.5 * dt, fext);
@@ -354,10 +355,17 @@ void Integrator::residual(const Vector& dq, Vector& R, SparseMatrix* S, double& 
     ref = std::max({Mdq.norm(), Mv.norm(), fint.norm(), fext.norm(), damping});
     return;
   }
-  // Newmark / HHT (eq. 11.11)
-  const double beta = options_.beta, gamma = options_.gamma, alpha = options_.alpha;
-  const Vector a1 = (dq - dt * s.v) / (beta * dt * dt) - (0.5 / beta - 1.0) * s.a;
-  const Vector v1 = s.v + dt * ((1.0 - gamma) * s.a + gamma * a1);
+  // Newmark / HHT (eq. 11.11). Newton's unknown is a_{n+1} itself (y), not Δq: Δq and
+  // v_{n+1} follow from it without a division by β, so that every term of R is a
+  // physical force (M a_{n+1}, f, f_ext, C v_{n+1}), rounded to eps of itself, for any
+  // β. With Δq as the unknown, a_{n+1} = (Δq − Δt v)/(βΔt²) − (1/(2β) − 1) a_n held
+  // terms of size ‖M v‖/(βΔt) that cancel: the reference of the test grew like 1/β
+  // and at β = 1e-8 the predictor passed it unconverged (0 iterations, a wrong motion).
+  const double alpha = options_.alpha;
+  const Vector& a1 = y;
+  const Vector dq = newmark_increment(y);
+  const Vector x = s.q + dq;
+  const Vector v1 = s.v + dt * ((1.0 - options_.gamma) * s.a + options_.gamma * a1);
   const Vector inertia = M_ * a1;
   external(s.t + dt, fext);
   model_.internal_force(x, fint);
@@ -376,12 +384,18 @@ void Integrator::residual(const Vector& dq, Vector& R, SparseMatrix* S, double& 
     if (C_.nonZeros()) R -= alpha * (C_ * s.v);
     previous = -alpha * std::max({fint0.norm(), fext0.norm(), C_.nonZeros() ? (C_ * s.v).norm() : 0.0});
   }
-  add_scaled(M_, 1.0 / (beta * dt * dt));
-  add_scaled(C_, (1.0 + alpha) * gamma / (beta * dt));
-  add_tangent(x, 1.0 + alpha);
-  const double terms = (M_ * dq).norm() / (beta * dt * dt) + (M_ * s.v).norm() / (beta * dt) +
-                       (M_ * s.a).norm() * std::abs(0.5 / beta - 1.0);
-  ref = std::max({terms, inertia.norm(), fint.norm(), fext.norm(), damping, previous});
+  // ∂R/∂a_{n+1} = M + (1 + α)(γΔt C + βΔt² K(x)).
+  add_scaled(M_, 1.0);
+  add_scaled(C_, (1.0 + alpha) * options_.gamma * dt);
+  add_tangent(x, (1.0 + alpha) * options_.beta * dt * dt);
+  // The physical forces only: the test means the same at every β.
+  ref = std::max({inertia.norm(), fint.norm(), fext.norm(), damping, previous});
+}
+
+Vector Integrator::newmark_increment(const Vector& a1) const {
+  // Δq = Δt v_n + Δt² ((½ − β) a_n + β a_{n+1})
+  const double dt = options_.dt, beta = options_.beta;
+  return dt * state_.v + (dt * dt) * ((0.5 - beta) * state_.a + beta * a1);
 }
 
 bool Integrator::solve(const SparseMatrix& S, const Vector& b, Vector& x, StepStatus& status) {
@@ -523,8 +537,10 @@ StepReport Integrator::step() {
   const State& s = state_;
   const double dt = options_.dt;
   const bool newmark = options_.scheme == Scheme::Newmark || options_.scheme == Scheme::HHT;
-  Vector dq = dt * s.v;  // the Newton unknown: Δq = q_{n+1} − q_n
-  if (newmark) dq += 0.5 * dt * dt * s.a;
+  // Newton's unknown y: Δq = q_{n+1} − q_n for the midpoint schemes, a_{n+1} for
+  // Newmark and HHT (residual()). The predictor is x = q_n + Δt v_n (+ ½Δt² a_n for
+  // Newmark and HHT, y = a_n).
+  Vector y = newmark ? Vector(s.a) : Vector(dt * s.v);
   Vector R, dx;
   SparseMatrix S = model_.tangent_pattern();
   double w0 = -1.0, w_last = -1.0;
@@ -533,7 +549,7 @@ StepReport Integrator::step() {
   // force is a sum of element forces each rounded to eps of itself, larger than f where
   // they cancel (a truss at rest under load, a stiff penalty bar): part of the rounding
   // floor of the test, not of its tolerance. Once per step, at the predictor.
-  const double terms = model_.force_terms(s.q + dq, load_.factor(s.t + dt));
+  const double terms = model_.force_terms(s.q + (newmark ? newmark_increment(y) : y), load_.factor(s.t + dt));
   for (int it = 0;; ++it) {
     if (stop_ && stop_()) {
       rep.status = StepStatus::Interrupted;
@@ -541,7 +557,7 @@ StepReport Integrator::step() {
       return rep;
     }
     double ref = 0.0;
-    residual(dq, R, &S, ref);
+    residual(y, R, &S, ref);
     const double norm = R.norm();
     if (!std::isfinite(norm)) {
       rep.status = StepStatus::NotFinite;
@@ -582,12 +598,15 @@ StepReport Integrator::step() {
                  " at t = " + fmt_g(s.t + dt);
       return rep;
     }
-    w_last = std::abs(dx.dot(R));  // work of the correction (eq. 11.13)
+    // Work of the correction (eq. 11.13); for Newmark and HHT the correction of a_{n+1},
+    // βΔt² times that of Δq: the test takes the ratio of two, which is the same.
+    w_last = std::abs(dx.dot(R));
     if (w0 < 0.0) w0 = w_last;
-    dq += dx;
+    y += dx;
   }
   // Accept: velocities, accelerations, work and dissipation (eq. 11.12).
   State n = s;
+  const Vector dq = newmark ? newmark_increment(y) : y;
   const Vector x = s.q + dq;
   Vector f0, f1;
   if (!newmark) {
@@ -596,8 +615,8 @@ StepReport Integrator::step() {
     n.work += f0.dot(dq);
     if (C_.nonZeros()) n.dissipated += dq.dot(C_ * dq) / dt;
   } else {
-    const double beta = options_.beta, gamma = options_.gamma;
-    n.a = (dq - dt * s.v) / (beta * dt * dt) - (0.5 / beta - 1.0) * s.a;
+    const double gamma = options_.gamma;
+    n.a = y;
     n.v = s.v + dt * ((1.0 - gamma) * s.a + gamma * n.a);
     external(s.t, f0);
     external(s.t + dt, f1);

@@ -3,7 +3,8 @@
 //
 // Notation (docs/theory.md §11)           code
 //   q_n, v_n, a_n  state at t_n            State::q, v, a
-//   x = q_{n+1}    (Newton's unknown is Δq = x − q_n, inside step())
+//   x = q_{n+1}    (Newton's unknown, inside step(): Δq = x − q_n for the midpoint schemes,
+//                   a_{n+1} for Newmark and HHT)
 //   Δt             time step               IntegratorOptions::dt
 //   f(q) = ∂U/∂q   internal force          Model::internal_force
 //   f*(q_n, x)     discrete gradient       discrete_force()                 (eqs. 11.8–11.10)
@@ -15,7 +16,7 @@
 //                   the discrete derivative of Gonzalez (seed 003 eq. 2.5) for every other
 //                   element (springs: it is the midpoint force, their energy being quadratic)
 //   Midpoint        the same with f((q + x)/2) (seed 003 eqs. 1.13–1.17)               (eq. 11.6)
-//   Newmark, HHT    a_{n+1} = (x − q − Δt v)/(βΔt²) − (1/(2β) − 1) a_n,
+//   Newmark, HHT    x = q + Δt v + Δt²((½ − β) a_n + β a_{n+1}),
 //                   v_{n+1} = v + Δt((1 − γ) a_n + γ a_{n+1}),
 //                   R = M a_{n+1} + (1 + α)(C v_{n+1} + f(x) − f_ext(t_{n+1}))
 //                                 − α(C v_n + f(q_n) − f_ext(t_n))                   (eq. 11.11)
@@ -62,7 +63,9 @@ enum class EmTangent { Exact, Symmetric };
 const char* to_string(EmTangent t);  // "exact", "symmetric"
 
 // Newton's stopping test: the residual (‖R‖ ≤ tol · the largest of its terms' norms:
-// (2/Δt²)‖M Δq‖, (2/Δt)‖M v_n‖, ‖f‖, ‖f_ext‖, ‖C v‖ and the elements' force terms
+// (2/Δt²)‖M Δq‖, (2/Δt)‖M v_n‖, ‖f‖, ‖f_ext‖, ‖C v‖ for the midpoint schemes; for Newmark
+// and HHT, whose unknown is a_{n+1}, the physical forces ‖M a_{n+1}‖, ‖f‖, ‖f_ext‖,
+// ‖C v_{n+1}‖ (and α's terms at t_n), independent of β; and the elements' force terms
 // Σ|K_e||x_e − x̄_e| being the floor: ‖R‖ ≤ 64 eps times the largest of them all is
 // converged too, no iteration does better; Newton's unknown is Δq = q_{n+1} − q_n, so
 // that the inertia term is not rounded to eps (2/Δt²)‖M q‖), the energy norm |δxᵀR| ≤ etol |δx₀ᵀR₀| (the work of the correction,
@@ -197,8 +200,11 @@ class Integrator {
   // max(scale, |W_ext| of s): the running max of the loads' work, of the supplied energy
   // without E₀.
   static double supplied(double scale, const State& s);
-  // R and, if S is not null, S at x = q_n + dq; ref: the size of R's terms.
-  void residual(const Vector& dq, Vector& R, SparseMatrix* S, double& ref) const;
+  // R and, if S is not null, S = ∂R/∂y at Newton's unknown y: Δq = x − q_n for the
+  // midpoint schemes, a_{n+1} for Newmark and HHT; ref: the size of R's terms.
+  void residual(const Vector& y, Vector& R, SparseMatrix* S, double& ref) const;
+  // Newmark, HHT: Δq of a_{n+1}, Δt v_n + Δt²((½ − β) a_n + β a_{n+1}).
+  Vector newmark_increment(const Vector& a1) const;
   bool solve(const SparseMatrix& S, const Vector& b, Vector& x, StepStatus& status);
 
   const model::Model& model_;
