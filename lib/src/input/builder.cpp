@@ -16,6 +16,7 @@
 #include <fmt/core.h>
 
 #include "senda/analysis/mechanism.hpp"
+#include "senda/core/number.hpp"
 #include "senda/input/mesh.hpp"
 #include "senda/input/state.hpp"
 #include "senda/linalg/distributed.hpp"
@@ -1634,18 +1635,29 @@ void Builder::read_dynamics(Spec& s) {
   d.mass.line_rotary_inertia = *c_.real("dynamics.line_rotary_inertia");
   d.mass.lumping = *c_.text("dynamics.mass_matrix") == "consistent" ? dynamics::MassLumping::Consistent
                                                                     : dynamics::MassLumping::Lumped;
-  {
-    const SparseMatrix M = dynamics::mass_matrix(*model_, d.mass);
-    const int i = dynamics::massless_unknown(M);
-    if (i >= 0) {
-      const Entry* e = c_.find("dynamics.line_density");
-      c_.fail(e, e ? "dynamics.line_density" : "dynamics.mass",
-              model_->dof_name(i) + " has no mass: every unknown needs one (a nodal mass, a rotary inertia J, "
-                                    "a line density or a line rotary inertia)");
-    }
+  const SparseMatrix M = dynamics::mass_matrix(*model_, d.mass);
+  if (const int i = dynamics::massless_unknown(M); i >= 0) {
+    const Entry* e = c_.find("dynamics.line_density");
+    c_.fail(e, e ? "dynamics.line_density" : "dynamics.mass",
+            model_->dof_name(i) + " has no mass: every unknown needs one (a nodal mass, a rotary inertia J, "
+                                  "a line density or a line rotary inertia)");
   }
   d.damping_mass = *c_.real("dynamics.damping_mass");
   d.damping_stiffness = *c_.real("dynamics.damping_stiffness");
+  // Finite inputs whose products overflow are refused here, naming the key: a start
+  // that is not finite reached the integrator as an internal error (exit 3) or as a
+  // step failure that blamed something else.
+  if (d.damping_mass > 0.0 || d.damping_stiffness > 0.0) {
+    const SparseMatrix C = dynamics::rayleigh_damping(*model_, M, d.damping_mass, d.damping_stiffness);
+    if (!std::all_of(C.valuePtr(), C.valuePtr() + C.nonZeros(), [](double x) { return std::isfinite(x); })) {
+      const char* key = d.damping_stiffness > 0.0 ? "dynamics.damping_stiffness" : "dynamics.damping_mass";
+      c_.fail(c_.find(key), key,
+              fmt::format("the damping matrix C = a M + b K0 (a = {:g}, b = {:g}) is not finite: its products with "
+                          "the masses and stiffnesses overflow",
+                          d.damping_mass, d.damping_stiffness),
+              "a, b such that a M + b K0 is finite");
+    }
+  }
 
   // Initial state.
   if (c_.has("dynamics.lambda") && c_.has("dynamics.initial_state") &&
@@ -1667,6 +1679,15 @@ void Builder::read_dynamics(Spec& s) {
     d.initial_id = p.id;
     d.initial_lambda = p.lambda;
     d.q0 = p.q;
+    // FACTOR × λ of the state is the load factor: finite both, their product may not
+    // be (a state at λ = 34 with FACTOR 1e307 ended as "internal error: Integrator:
+    // the load factor must be finite").
+    if (!std::isfinite(factor * p.lambda))
+      f.fail(fmt::format("FACTOR {} times the state's lambda {} is {}: not a finite load factor", f[1],
+                         core::format_number(p.lambda), factor * p.lambda),
+             "FACTOR with |FACTOR × lambda of the state| finite");
+    if (!std::isfinite(model_->energy(d.q0)))
+      f.fail("the saved state's strain energy is not finite in this model", "a DIR/states/<id>.json of this model, written by trace");
   }
   for (const Fields& f : records("dynamics.velocity")) {
     f.require(3, 3);
@@ -1697,6 +1718,23 @@ void Builder::read_dynamics(Spec& s) {
                "a mode of the same model");
       if (eq >= 0) d.v0[eq] += amplitude * phi;
     }
+  }
+  // The initial velocities (velocity entries and the kick added up) and their kinetic
+  // energy ½ v0ᵀ M v0, E0's part: finite, or no energy balance can be kept.
+  if (const Entry* e = c_.has("dynamics.kick") ? c_.find("dynamics.kick") : c_.find("dynamics.velocity")) {
+    const char* key = c_.has("dynamics.kick") ? "dynamics.kick" : "dynamics.velocity";
+    const std::string sources = c_.has("dynamics.kick") && c_.has("dynamics.velocity") ? "dynamics.velocity and the kick"
+                                : c_.has("dynamics.kick")                               ? "the kick"
+                                                                                        : "dynamics.velocity";
+    if (!d.v0.allFinite())
+      c_.fail(e, key, "the initial velocities (" + sources + ", added up) are not finite: their sum overflows",
+              "velocities whose sum is finite");
+    const double kinetic = 0.5 * d.v0.dot(M * d.v0);
+    if (!std::isfinite(kinetic))
+      c_.fail(e, key,
+              fmt::format("the initial kinetic energy 1/2 v0^T M v0 of {} is {}: not finite (the largest |v0| is {:g})",
+                          sources, kinetic, d.v0.cwiseAbs().maxCoeff()),
+              "velocities whose kinetic energy is finite");
   }
 
   // Load history.
