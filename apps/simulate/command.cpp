@@ -21,8 +21,9 @@ constexpr const char* kUsage =
 constexpr const char* kExitCodes =
     "exit codes:\n"
     "  0    the simulation reached dynamics.t_end\n"
-    "  1    a step failed (Newton did not converge, a singular or non-finite iteration matrix)\n"
-    "       or a write failed (results kept)\n"
+    "  1    a step failed (Newton did not converge, a singular or non-finite iteration matrix,\n"
+    "       a state that is not finite, a step that created energy: unstable) or a write\n"
+    "       failed (results kept)\n"
     "  2    bad input or command line (message on stderr, nothing written)\n"
     "  3    internal error (a bug: please report it)\n"
     "  130  interrupted by SIGINT or SIGTERM (every step written so far kept, summary.json says\n"

@@ -11,7 +11,8 @@
 #    first point is the state, its path the plain trace's (u at equal lambda), its limit
 #    points the plain trace's; with --from too it is refused (exit 2);
 #  - a kick along trace's mode of LP1 plus a velocity gives v(0) = 0.1 phi + v;
-#  - a run of 1e-10 says "reached t = 1e-10";
+#  - a run of 1e-10 says "reached t = 1e-10"; an explicit run whose motion overflows
+#    says its state is not finite;
 #  - SIGINT: exit 130, summary "interrupted", every step's row; kill -9: whole rows;
 #  - the bad-input corpus entries of [dynamics] (tests/bad-input/2[0-2][0-9]-dynamics-*)
 #    exit 2 naming file, line and key, nothing written; --help lists the keys.
@@ -47,6 +48,16 @@ echo "ok dt above t_end: one step asked for ($rows rows)"
 grep -q '"message": "reached t = 1e-10"' "$work/tiny/summary.json" || die "tiny: $(grep message "$work/tiny/summary.json")"
 grep -q 'reached t = 1e-10' "$work/tiny.log" || die "tiny: the report does not show t: $(cat "$work/tiny.log")"
 echo "ok a run of 1e-10: reached t = 1e-10"
+
+# index1-rk4 whose motion overflows (a damping of 1e300, finite): exit 1, the step's
+# state said not finite (it blamed "redundant or degenerate rigid links" on a model
+# that has none).
+"$sim" $cfg --out "$work/overflow" --quiet dynamics.integrator=index1-rk4 dynamics.damping_stiffness=1e300 \
+  > "$work/overflow.log" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q 'not finite in a stage of the step at t = 0.02' "$work/overflow.log" \
+  && ! grep -q 'rigid links' "$work/overflow.log" && grep -q '"step_status": "not-finite"' "$work/overflow/summary.json" \
+  || die "overflow: exit $rc: $(cat "$work/overflow.log")"
+echo "ok index1-rk4 overflowing: exit 1, the state not finite"
 
 # Below the threshold: the apex stays above w = h (uy > -0.5) and no event.
 "$sim" $cfg --out "$work/below" --quiet dynamics.lambda=0.025 > "$work/below.log" 2>&1 || die "below: exit $?"

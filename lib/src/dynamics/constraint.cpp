@@ -163,6 +163,7 @@ const char* to_string(Index1Status s) {
     case Index1Status::Ok: return "ok";
     case Index1Status::SingularSystem: return "singular-system";
     case Index1Status::ProjectionFailed: return "projection-failed";
+    case Index1Status::NotFinite: return "not-finite";
   }
   return "?";
 }
@@ -238,17 +239,20 @@ void Index1Integrator::set_state(double t, const Vector& q, const Vector& v) {
 double Index1Integrator::violation() const { return c_.phi(q_).norm(); }
 double Index1Integrator::violation_rate() const { return (c_.jacobian(q_) * v_).norm(); }
 
-bool Index1Integrator::acceleration(double t, const Vector& q, const Vector& v, Vector& a, Vector& mu) {
+Index1Status Index1Integrator::acceleration(double t, const Vector& q, const Vector& v, Vector& a, Vector& mu) {
+  if (!q.allFinite() || !v.allFinite()) return Index1Status::NotFinite;
   Vector f = Vector::Zero(c_.unknowns());
   f_(t, q, v, f);
+  if (!f.allFinite()) return Index1Status::NotFinite;
   const SparseMatrix G = c_.jacobian(q);
   // The constraint rows: G a = −Ġv − 2α Φ̇ − β² Φ (eq. 35 with Φ̈ = G a + Ġ v, eq. 33).
   Vector s = -c_.gdot_v(q, v);
   if (options_.alpha != 0.0) s -= 2.0 * options_.alpha * (G * v);
   if (options_.beta != 0.0) s -= options_.beta * options_.beta * c_.phi(q);
+  if (!s.allFinite() || !G.coeffs().allFinite()) return Index1Status::NotFinite;
   Bordered b(M_, G);
   ++stats_.solves;
-  return b.ok() && b.solve(f, s, a, mu);
+  return b.ok() && b.solve(f, s, a, mu) ? Index1Status::Ok : Index1Status::SingularSystem;
 }
 
 bool Index1Integrator::correct() {
@@ -264,13 +268,13 @@ Index1Status Index1Integrator::step(double dt) {
   // Classical RK4 on (q̇, v̇) = (v, a(t, q, v)).
   Vector a1, a2, a3, a4, mu;
   const double h = dt;
-  if (!acceleration(t_, q_, v_, a1, mu)) return Index1Status::SingularSystem;
+  if (const Index1Status st = acceleration(t_, q_, v_, a1, mu); st != Index1Status::Ok) return st;
   const Vector q2 = q_ + 0.5 * h * v_, v2 = v_ + 0.5 * h * a1;
-  if (!acceleration(t_ + 0.5 * h, q2, v2, a2, mu)) return Index1Status::SingularSystem;
+  if (const Index1Status st = acceleration(t_ + 0.5 * h, q2, v2, a2, mu); st != Index1Status::Ok) return st;
   const Vector q3 = q_ + 0.5 * h * v2, v3 = v_ + 0.5 * h * a2;
-  if (!acceleration(t_ + 0.5 * h, q3, v3, a3, mu)) return Index1Status::SingularSystem;
+  if (const Index1Status st = acceleration(t_ + 0.5 * h, q3, v3, a3, mu); st != Index1Status::Ok) return st;
   const Vector q4 = q_ + h * v3, v4 = v_ + h * a3;
-  if (!acceleration(t_ + h, q4, v4, a4, mu)) return Index1Status::SingularSystem;
+  if (const Index1Status st = acceleration(t_ + h, q4, v4, a4, mu); st != Index1Status::Ok) return st;
   stages_ = {v_, v2, v3, v4};
   q_ += h / 6.0 * (v_ + 2.0 * v2 + 2.0 * v3 + v4);
   v_ += h / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4);

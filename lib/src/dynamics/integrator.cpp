@@ -271,8 +271,10 @@ bool Integrator::start(double t0, const Vector& q0, const Vector& v0) {
   if (index1_) {
     index1_->set_state(t0, q0, v0);
     Vector a, mu;
-    if (!index1_->acceleration(t0, q0, v0, a, mu)) {
-      message_ = "[M G^T; G 0] is singular at the start: the rigid links are redundant or degenerate";
+    if (const Index1Status st = index1_->acceleration(t0, q0, v0, a, mu); st != Index1Status::Ok) {
+      message_ = st == Index1Status::NotFinite
+                     ? "the initial state or its forces are not finite (f_ext - f(q0) - C v0 overflows)"
+                     : "[M G^T; G 0] is singular at the start: the rigid links are redundant or degenerate";
       return false;
     }
     hook_values_[0] = initial_phi_ = index1_->violation();
@@ -452,7 +454,13 @@ StepReport Integrator::index1_step() {
   index1_->set_state(state_.t, state_.q, state_.v);
   const Index1Statistics before = index1_->statistics();
   const Index1Status st = index1_->step(dt);
-  const std::string at = " at t = " + std::to_string(state_.t + dt);
+  const std::string at = " at t = " + fmt_g(state_.t + dt);
+  if (st == Index1Status::NotFinite) {
+    rep.status = StepStatus::NotFinite;
+    message_ = "the state or its forces are not finite in a stage of the step" + at +
+               " (the motion overflowed: is dt too large for the explicit RK4, or a velocity or damping too large?)";
+    return rep;
+  }
   if (st == Index1Status::SingularSystem) {
     rep.status = StepStatus::Singular;
     message_ = "[M G^T; G 0] is singular" + at + " (redundant or degenerate rigid links)";

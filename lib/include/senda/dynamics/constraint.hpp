@@ -148,6 +148,9 @@ enum class Index1Status {
                      // the state is left as it was before the step
   ProjectionFailed,  // the position projection did not reach projection_tolerance (the step is
                      // taken, q left at the last projection iterate, v not projected)
+  NotFinite,         // a stage's state or force is not finite (the motion overflowed: a velocity
+                     // or a damping too large for the step); checked before the solve, whose
+                     // failure on such numbers read as redundant links. The state is left as it was
 };
 const char* to_string(Index1Status s);
 
@@ -187,8 +190,9 @@ class Index1Integrator {
   void set_statistics(const Index1Statistics& s) { stats_ = s; }
   const Index1Options& options() const { return options_; }
 
-  // a and μ of the bordered system at (t, q, v); false if it is singular.
-  bool acceleration(double t, const Vector& q, const Vector& v, Vector& a, Vector& mu);
+  // a and μ of the bordered system at (t, q, v): Ok, NotFinite when q, v or the force
+  // is not finite (nothing solved), SingularSystem when [M Gᵀ; G 0] is singular.
+  Index1Status acceleration(double t, const Vector& q, const Vector& v, Vector& a, Vector& mu);
 
  private:
   bool correct();
