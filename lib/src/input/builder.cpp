@@ -1589,6 +1589,15 @@ void Builder::read_dynamics(Spec& s) {
     c_.fail(c_.find("dynamics.tangent"), "dynamics.tangent",
             "only the energy-momentum integrator takes a tangent choice (the others use K itself)",
             "dynamics.integrator = energy-momentum");
+  // Newton's settings mean nothing to the explicit RK4, which takes no iteration:
+  // they were accepted and ignored.
+  if (o.scheme == dynamics::Scheme::Index1RK4)
+    for (const char* key : {"dynamics.convergence", "dynamics.tolerance", "dynamics.energy_tolerance",
+                            "dynamics.max_iterations"})
+      if (c_.has(key))
+        c_.fail(c_.find(key), key,
+                "index1-rk4 is explicit and takes no Newton iteration: this setting of Newton's would have no effect",
+                "an implicit integrator (energy-momentum, midpoint, newmark, hht)");
 
   // Time.
   d.t_end = *c_.real("dynamics.t_end");
@@ -1611,23 +1620,26 @@ void Builder::read_dynamics(Spec& s) {
     if (!massed.insert(nd.index).second) f.fail("node " + f[0] + " is given a mass twice");
     const double m = f.real(1, "M"), J = f.size() > 2 ? f.real(2, "J") : 0.0;
     if (!(m >= 0.0) || !(J >= 0.0)) f.fail("masses must be >= 0", "M >= 0, J >= 0");
-    // A mass none of whose parts can move (M on a node whose translations are all
-    // fixed, J on one whose rotations are) does nothing: a node id typed wrong, like a
-    // load on a support, which is refused too. (It was accepted in silence.)
+    // A part of a mass that cannot move (M on a node whose translations are all fixed,
+    // J on one with no free rotation of its own: a truss node, rz fixed) does nothing:
+    // a node id typed wrong, like a load on a support, which is refused too. Each part
+    // on its own: a J on a truss node beside an M that acts was accepted in silence.
     const auto any_free = [&](const std::vector<Component>& cs) {
       return std::any_of(cs.begin(), cs.end(), [&](Component c) { return model_->equation(nd.index, c) >= 0; });
     };
-    if ((m > 0.0 || J > 0.0) && !(m > 0.0 && any_free(translations())) && !(J > 0.0 && any_free(rotations()))) {
+    const bool m_idle = m > 0.0 && !any_free(translations()), J_idle = J > 0.0 && !any_free(rotations());
+    if (m_idle || J_idle) {
       // J acts on the node's own rotations only: the ends of members hinged there
       // carry dynamics.line_rotary_inertia, not the nodal J.
-      const std::string what = m > 0.0 && J > 0.0 ? "has neither a free translation nor a free rotation of its own"
-                               : m > 0.0          ? "has no free translation"
-                                                  : "has no free rotation of its own";
-      f.fail("node " + f[0] + " " + what + ": a mass on it has no effect" +
-                 (J > 0.0 ? " (J acts on the node's own rotations; the ends of members hinged there take "
-                            "dynamics.line_rotary_inertia)"
-                          : ""),
-             "a node with a free translation (for M) or rotation (for J)");
+      const std::string what = m_idle && J_idle ? "has neither a free translation nor a free rotation of its own"
+                               : m_idle         ? "has no free translation"
+                                                : "has no free rotation of its own";
+      const std::string part = m_idle ? "a mass" : "a rotary inertia J";
+      f.fail("node " + f[0] + " " + what + ": " + part + " on it has no effect" +
+                 (J_idle ? " (J acts on the node's own free rotations: a truss node has none, a fixed rz is not free; "
+                           "the ends of members hinged there take dynamics.line_rotary_inertia)"
+                         : ""),
+             "a node with a free translation (for M > 0) and a free rotation (for J > 0)");
     }
     d.mass.nodes.push_back({nd.index, m, J});
   }
