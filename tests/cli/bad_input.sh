@@ -4,8 +4,9 @@
 # write nothing. Also a missing file, a directory given as the file, and symlink
 # loops as the file and as its mode file. A file whose second line is
 # "# command: NAME" is run by the program given as NAME=PROGRAM after WORK_DIR
-# (cosim=build/apps/cosim for the co-simulation cases 250-269 and 490, dome=build/apps/dome for
-# the options files of the dome generator, 440-459). Run in SOURCE_DIR.
+# (cosim=build/apps/cosim for the co-simulation cases, e.g. 250-269, dome=build/apps/dome for
+# the options files of the dome generator, 440-459, simulate=build/apps/simulate for the
+# [dynamics] cases that only simulate reaches, e.g. 502-511). Run in SOURCE_DIR.
 # usage: bad_input.sh TRACE SOURCE_DIR WORK_DIR [NAME=PROGRAM ...]
 set -u
 trace=$1; src=$2; work=$3; shift 3

@@ -2,6 +2,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace senda::cosim {
@@ -231,6 +232,13 @@ Eigen::VectorXd LinearUnit::frequencies() const {
   const Eigen::VectorXd s = m_.cwiseSqrt().cwiseInverse();
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(s.asDiagonal() * k_eff_ * s.asDiagonal(), Eigen::EigenvaluesOnly);
   return eig.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+}
+
+double LinearUnit::stable_step_limit() const {
+  const double inf = std::numeric_limits<double>::infinity();
+  if (integrator_ != Integrator::SymplecticEuler) return inf;
+  const double omega_max = frequencies().maxCoeff();
+  return omega_max > 0.0 ? 2.0 / omega_max : inf;
 }
 
 }  // namespace senda::cosim

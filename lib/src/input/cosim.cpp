@@ -244,9 +244,16 @@ class CosimBuilder {
       cosim::LumpedMass lm;
       lm.translation = f.required("mass", 0.0, true, "(0, inf)");
       lm.rotation = f.real("inertia", 0.0, true, "(0, inf)").value_or(0.0);
+      bool rotations = false;
       for (int i = 0; i < structure.model->size(); ++i)
-        if (structure.model->dof_kind(i) == core::DofKind::Rotation && lm.rotation <= 0.0)
-          f.fail("the structure has rotations: field 'inertia' is required", "(0, inf)");
+        rotations = rotations || structure.model->dof_kind(i) == core::DofKind::Rotation;
+      if (rotations && lm.rotation <= 0.0) f.fail("the structure has rotations: field 'inertia' is required", "(0, inf)");
+      // A truss has no rotational unknown to give it to: the value was accepted and
+      // had no effect.
+      if (!rotations && f.has("inertia"))
+        f.fail(fmt::format("field 'inertia': {} has no rotational unknowns, so a rotary inertia has no effect",
+                           path.string()),
+               "no 'inertia' for a structure without rotations (a truss)");
       sys = cosim::linearise(*structure.model, lm, core::Vector::Zero(structure.model->size()));
       sys.v0(port.dof) = f.real("v0", -INFINITY, true, "any finite").value_or(0.0);
     }
@@ -254,6 +261,20 @@ class CosimBuilder {
       s.units.push_back({name, type, std::make_unique<cosim::LinearUnit>(sys, std::vector<cosim::Port>{port}, integ, h)});
     } catch (const std::invalid_argument& ex) {
       f.fail(ex.what());
+    }
+    // An explicit unit beyond its own stability limit grows without bound whatever the
+    // coupling (energy 0.5 J -> 6.6e34 J in 2 s, and the run "completed"): known from
+    // K_eff and the masses before the run.
+    if (const double limit = s.units.back().unit->stable_step_limit(); !(h < limit)) {
+      const double omega_max = 2.0 / limit;
+      // The largest whole division of the macro step below the limit.
+      const double divisions = std::floor(macro / limit) + 1.0;
+      f.fail(fmt::format("symplectic Euler is unstable at this micro step: omega_max h = {} >= 2 (omega_max = {} rad/s, "
+                         "the highest natural frequency of its stiffness with the coupling spring and its masses; "
+                         "h = {} s); the largest stable step is below 2/omega_max = {} s, e.g. h = {} (macro_step/{})",
+                         core::format_g(omega_max * h, 6), core::format_g(omega_max, 6), core::format_number(h),
+                         core::format_g(limit, 6), core::format_g(macro / divisions, 6), core::format_g(divisions, 15)),
+             "h < 2/omega_max, or integrator=exact (stable for any step)");
     }
     unit_entries_.push_back(&e);
   }
@@ -302,6 +323,16 @@ class CosimBuilder {
     const Fields f(e, t, 2, "connection " + t[0], {"input", "output"});
     c.input_order = order_from(f, "input");
     c.output_order = order_from(f, "output");
+    // output= is the value of this input that the receiving unit's feedthrough outputs
+    // use at t_n+1 (eq. C.6): without such an output it was accepted and changed nothing.
+    bool feedthrough = false;
+    for (int j = 0; j < tu.output_count(); ++j) feedthrough = feedthrough || tu.feedthrough(j, c.to_input);
+    if (f.has("output") && !feedthrough)
+      f.fail(fmt::format("field 'output': no output of unit '{}' depends on its input '{}' at once (no feedthrough: "
+                         "it has no coupling spring kc), so the extrapolation of the value they use at t_n+1 changes "
+                         "nothing",
+                         s.units[to].name, input),
+             "output= only on a connection into a unit with kc=...");
     s.connections.push_back(c);
   }
 

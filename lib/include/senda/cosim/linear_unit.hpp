@@ -75,6 +75,13 @@ class LinearUnit final : public Unit {
   Integrator integrator() const { return integrator_; }
   // Natural circular frequencies of K_eff φ = ω² M φ (ascending).
   Eigen::VectorXd frequencies() const;
+  // The micro steps h at which the integrator is stable on the unit alone (its inputs
+  // held) are those below this: symplectic Euler is stable for ω_max h < 2 (the
+  // amplification matrix of a mode has |trace| = |2 − (ω h)²| < 2; at ω h = 2 it is
+  // a Jordan block and grows linearly), so 2/ω_max; infinity for Exact and for a unit
+  // with no positive frequency. Known before the run: the cosim input refuses a step at
+  // or above it.
+  double stable_step_limit() const;
 
  private:
   enum class Quantity { X, V, F };
