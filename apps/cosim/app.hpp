@@ -47,9 +47,10 @@ class History {
   senda::output::RowFile rows_;
 };
 
+// Why a diverged or unstable run stopped (naming the unit, or the energy's growth);
+// "" for a run that completed or was interrupted.
+std::string end_message(const senda::input::CosimSpec& spec, const senda::cosim::Summary& s);
 // summary.json of a finished (or interrupted) run.
-// Why a diverged run stopped, naming the unit ("" for a run that did not diverge).
-std::string diverged_message(const senda::input::CosimSpec& spec, const senda::cosim::Summary& s);
 std::string summary_json(const senda::input::CosimSpec& spec, const senda::cosim::Summary& s);
 
 }  // namespace cosim_app

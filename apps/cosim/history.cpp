@@ -31,13 +31,10 @@ void History::write(const senda::cosim::MacroRecord& r) {
   rows_.append(row + "\n");
 }
 
-std::string diverged_message(const senda::input::CosimSpec& spec, const senda::cosim::Summary& s) {
-  if (s.diverged_unit < 0) return {};
-  return fmt::format(
-      "diverged: unit '{}', {}, is not finite at t = {:g} s (macro step {}): a unit beyond its integrator's "
-      "stability limit (an explicit one: symplectic Euler needs omega h < 2), or a coupling that feeds energy in; a smaller "
-      "micro or macro step, an implicit integrator, or iteration (cosim.max_iterations) may help",
-      spec.units[static_cast<std::size_t>(s.diverged_unit)].name, s.diverged_what, s.t_end, s.steps);
+std::string end_message(const senda::input::CosimSpec& spec, const senda::cosim::Summary& s) {
+  std::vector<std::string> names;
+  for (const auto& u : spec.units) names.push_back(u.name);
+  return senda::cosim::termination_message(s, names, spec.options);
 }
 
 std::string summary_json(const senda::input::CosimSpec& spec, const senda::cosim::Summary& s) {
@@ -46,7 +43,7 @@ std::string summary_json(const senda::input::CosimSpec& spec, const senda::cosim
   j["title"] = spec.title;
   j["config"] = spec.config_file.string();
   j["termination"] = senda::cosim::to_string(s.termination);
-  if (s.diverged_unit >= 0) j["message"] = diverged_message(spec, s);
+  if (const std::string m = end_message(spec, s); !m.empty()) j["message"] = m;
   j["scheme"] = senda::cosim::to_string(spec.options.scheme);
   j["macro_step"] = spec.options.macro_step;
   j["end_time"] = spec.options.end_time;

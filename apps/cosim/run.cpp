@@ -49,8 +49,10 @@ void print_help(const po::options_description& opts) {
       "  parameters.NAME=value changes a [parameters] entry wherever ${{NAME}} is used.\n\n"
       "exit codes:\n"
       "  0    the co-simulation ran to its end time\n"
-      "  1    the run diverged (a unit's state not finite: summary.json says diverged, the\n"
-      "       history keeps every macro step up to that one), or writing the results failed\n"
+      "  1    the run diverged (a unit's state not finite: summary.json says diverged) or was\n"
+      "       unstable (the total energy grew beyond twice its initial value, E - E0 > E0: the\n"
+      "       units are closed, so the coupling created it; summary.json says unstable), the\n"
+      "       history keeping every macro step up to that one; or writing the results failed\n"
       "       (what was written is kept)\n"
       "  2    bad input or command line (message on stderr, nothing written)\n"
       "  3    internal error (a bug: please report it)\n"
@@ -132,8 +134,7 @@ int run_cosim(const senda::input::Config& config, const Command& cmd) {
                s.final_energy, s.max_energy_deviation, s.residual_sum,
                s.unconverged_steps ? fmt::format(", {} steps not converged", s.unconverged_steps) : std::string(),
                cmd.out_dir.string());
-  if (s.termination == senda::cosim::Termination::Diverged)
-    fmt::print(stderr, "cosim: {}\n", diverged_message(spec, s));
+  if (const std::string m = end_message(spec, s); !m.empty()) fmt::print(stderr, "cosim: {}\n", m);
   if (cmd.plot || spec.plot) {
     // One run: its title; with --compare the runs are named by their directories.
     const std::string title = !cmd.compare.empty() ? "total energy against time"
@@ -152,8 +153,13 @@ int run_cosim(const senda::input::Config& config, const Command& cmd) {
     const senda::output::RenderResult r = senda::output::render_plot(pf);
     if (r.status != senda::output::RenderStatus::Rendered) fmt::print(stderr, "cosim: --plot: {}\n", r.message);
   }
-  if (s.termination == senda::cosim::Termination::Interrupted) return senda_app::kExitInterrupted;
-  return s.termination == senda::cosim::Termination::Diverged ? senda_app::kExitFailed : senda_app::kExitOk;
+  switch (s.termination) {
+    case senda::cosim::Termination::Completed: return senda_app::kExitOk;
+    case senda::cosim::Termination::Interrupted: return senda_app::kExitInterrupted;
+    case senda::cosim::Termination::Diverged:
+    case senda::cosim::Termination::Unstable: return senda_app::kExitFailed;
+  }
+  return senda_app::kExitFailed;
 }
 
 }  // namespace cosim_app

@@ -3,7 +3,8 @@
 # Jacobi f-d configuration and its files, overrides, --plot, the refusals (an
 # existing DIR, a trace file, a bad command line), --help, SIGINT: exit 130
 # with summary.json "interrupted" and every finished macro step in the history; a
-# unit beyond its own stability limit refused (exit 2).
+# unit beyond its own stability limit refused (exit 2); an unstable coupling stopped
+# (exit 1, "unstable"); every committed problems/cosim file completes.
 # usage: cosim.sh COSIM SOURCE_DIR WORK_DIR
 set -u
 cosim=$1; src=$2; work=$3
@@ -121,4 +122,34 @@ grep -qF "seed002-dd.cfg:16: key 'cosim.unit': unit 'ss2': symplectic Euler is u
   grep -qF "the largest stable step is below 2/omega_max = 0.0603023 s, e.g. h = 0.06 (macro_step/5)" "$work/div.log" &&
   ok "unstable unit: the message names the unit's line, omega_max and the largest stable step" || bad "unstable unit: $(cat "$work/div.log")"
 
+# 8. A coupling that creates energy, each unit stable alone (Jacobi f-d with ZOH at
+# H = 0.1 s, micro steps 0.01 s): the run stops at the first macro step whose total
+# energy exceeds twice the initial one (E - E0 > E0), exit 1, summary.json "unstable"
+# with the growth, the history up to that step. It ran to its end, exit 0.
+"$cosim" "$src/problems/cosim/seed002-fd.cfg" --out "$work/unstable" --quiet cosim.macro_step=0.1 cosim.end_time=2 \
+  parameters.h1=0.01 parameters.h2=0.01 > "$work/unstable.log" 2>&1
+rc=$?
+[ $rc -eq 1 ] && ok "unstable coupling: exit 1" || bad "unstable coupling: exit $rc: $(cat "$work/unstable.log")"
+grep -qF "cosim: unstable: the total energy grew from 10000 J to 28225.8 J at t = 0.2 s (macro step 2): 18225.8 J created, more than the 10000 J the run started with" "$work/unstable.log" &&
+  ok "unstable coupling: said on stderr" || bad "unstable coupling: not said: $(cat "$work/unstable.log")"
+$py - "$work/unstable" <<'PY' && ok "unstable coupling: summary.json unstable, the history ends at that step" || fail=1
+import csv, json, sys
+d = sys.argv[1]
+s = json.load(open(d + "/summary.json"))
+rows = list(csv.DictReader(open(d + "/cosim_history.csv")))
+assert s["termination"] == "unstable" and s["steps"] == 2 and "18225.8 J created" in s["message"], s
+assert len(rows) == 1 + 2, len(rows)
+E = [float(r["E_total"]) for r in rows]
+assert E[-1] - E[0] > E[0] and all(e - E[0] <= E[0] for e in E[:-1]), E
+assert abs(s["energy"]["final"] - E[-1]) < 1e-9 * E[-1] and s["energy"]["max"] == s["energy"]["final"], s["energy"]
+PY
+
+# 9. The co-simulations of problems/cosim as committed complete (exit 0): seed002-fd
+# (above, +68 %, the seed's demonstrated energy gain, below the limit) and the others.
+for f in seed002-dd seed002-dd-exact truss-absorber; do
+  "$cosim" "$src/problems/cosim/$f.cfg" --out "$work/committed-$f" --quiet > "$work/committed-$f.log" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] && grep -q '"termination": "completed"' "$work/committed-$f/summary.json" && ok "problems/cosim/$f.cfg completes" \
+    || bad "problems/cosim/$f.cfg: exit $rc: $(cat "$work/committed-$f.log")"
+done
 exit $fail

@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "cosim/seed.hpp"
@@ -163,4 +165,90 @@ TEST_CASE("cosim input: what a [cosim] file may not say, beyond the corpus (test
   CHECK(error(head + "unit = t structure file=" + dir + " node=3 comp=uy mass=1\n").find(
             "c.cfg:4: key 'cosim.unit': unit 't': field 'file' = '" + dir + "': " + dir +
             ": is a directory") == 0);
+}
+
+TEST_CASE("cosim master: energy created beyond the energy there was ends the run as unstable", "[cosim][master]") {
+  // Seed 002's Jacobi f-d (ZOH) at H = 0.1 s, each unit integrated exactly (stable alone
+  // at any step): the delayed coupling force feeds energy in. It went on to its end
+  // time, "completed", E 1e4 J -> 2.8e32 J in 10 s; the rule of eq. C.9 stops it at the
+  // first macro step where E − E0 > E0 (measured: the second, 27 249 J).
+  seed002::Case c;
+  c.H = c.h1 = c.h2 = 0.1;
+  c.T = 10.0;
+  c.integrator = Integrator::Exact;
+  seed002::Coupled r = seed002::coupled(c);
+  std::vector<double> energy;
+  const Summary s = run(r.pointers(), r.connections, r.options, [&](const MacroRecord& m) { energy.push_back(m.total_energy); });
+  INFO("E: " << s.initial_energy << " -> " << s.final_energy << " after " << s.steps << " steps");
+  CHECK(s.termination == Termination::Unstable);
+  CHECK(std::string(to_string(s.termination)) == "unstable");
+  REQUIRE(s.steps >= 1);
+  CHECK(s.steps < 100);
+  // The step that crosses the limit is recorded and counted, the ones before are below it.
+  REQUIRE(energy.size() == static_cast<std::size_t>(s.steps) + 1);
+  CHECK(energy.back() - energy.front() > kUnstableEnergy * energy.front());
+  for (std::size_t n = 0; n + 1 < energy.size(); ++n) CHECK(energy[n] - energy.front() <= kUnstableEnergy * energy.front());
+  CHECK(s.final_energy == energy.back());
+  CHECK(s.max_energy == energy.back());
+  CHECK(s.t_end == Approx(0.1 * s.steps).epsilon(1e-14));
+  const std::string m = termination_message(s, {"ss1", "ss2"}, r.options);
+  CHECK_THAT(m, Catch::StartsWith("unstable: the total energy grew from 10000 J to "));
+  CHECK_THAT(m, Catch::Contains("more than the 10000 J the run started with"));
+
+  // Without the limit (unstable_energy = infinity) the same run grows on: the limit
+  // changes where it stops, not the numbers before.
+  seed002::Coupled free = seed002::coupled(c);
+  free.options.unstable_energy = std::numeric_limits<double>::infinity();
+  std::vector<double> free_energy;
+  const Summary f = run(free.pointers(), free.connections, free.options,
+                        [&](const MacroRecord& m) { free_energy.push_back(m.total_energy); });
+  INFO("without the limit: E -> " << f.final_energy << " (" << to_string(f.termination) << ")");
+  CHECK(f.max_energy > 1e6 * s.initial_energy);
+  for (std::size_t n = 0; n < energy.size(); ++n) CHECK(free_energy[n] == energy[n]);
+}
+
+TEST_CASE("cosim master: the seed's configurations stay below the limit; a unit beyond its own limit diverges",
+          "[cosim][master]") {
+  // Jacobi f-d with ZOH, the worst of Tables 3 and 4 (+68 % in 10 s, Figure 20): completed.
+  const Summary fd = [] {
+    seed002::Coupled r = seed002::coupled({});
+    return run(r.pointers(), r.connections, r.options);
+  }();
+  CHECK(fd.termination == Termination::Completed);
+  CHECK(fd.max_energy - fd.initial_energy < kUnstableEnergy * fd.initial_energy);
+  CHECK(fd.max_energy - fd.initial_energy > 0.6 * fd.initial_energy);
+
+  // A symplectic Euler unit at omega h = 3.16 (the library runs it; the cosim input
+  // refuses it): with the energy limit lifted, its state overflows and the run ends as
+  // diverged at the first macro step with a non-finite energy, naming the unit.
+  const LinearUnit a = seed002::one_mass(1.0, 1000.0, 1.0, {Port{"", 0, PortKind::Force, 0.0, 1.0}},
+                                         Integrator::SymplecticEuler, 0.1);
+  const LinearUnit b = seed002::one_mass(1.0, 1.0, 0.0, {Port{"", 0, PortKind::Force, 0.0, 1.0}},
+                                         Integrator::SymplecticEuler, 0.1);
+  CHECK(a.stable_step_limit() == Approx(2.0 / std::sqrt(1000.0)).epsilon(1e-14));
+  CHECK(b.stable_step_limit() == Approx(2.0).epsilon(1e-14));
+  LinearUnit ua = a, ub = b;
+  MasterOptions o;
+  o.end_time = 100.0;
+  o.macro_step = 0.1;
+  o.unstable_energy = std::numeric_limits<double>::infinity();
+  const std::vector<Connection> c = {{0, 0, 1, 0, 0, 0}, {1, 0, 0, 0, 0, 0}};
+  const Summary d = run({&ua, &ub}, c, o);
+  CHECK(d.termination == Termination::Diverged);
+  CHECK(d.diverged_unit >= 0);
+  CHECK(d.steps < 1000);
+  CHECK_THAT(termination_message(d, {"a", "b"}, o), Catch::StartsWith("diverged: unit '"));
+  // With the default limit the same run stops long before, as unstable.
+  LinearUnit va = a, vb = b;
+  o.unstable_energy = kUnstableEnergy;
+  const Summary u = run({&va, &vb}, c, o);
+  CHECK(u.termination == Termination::Unstable);
+  CHECK(u.steps < d.steps);
+  // The exact integrator is stable at any step.
+  const LinearUnit e = seed002::one_mass(1.0, 1000.0, 1.0, {Port{"", 0, PortKind::Spring, 100.0, 1.0}},
+                                         Integrator::Exact, 0.1);
+  CHECK(std::isinf(e.stable_step_limit()));
+  const LinearUnit s = seed002::one_mass(1.0, 1000.0, 1.0, {Port{"", 0, PortKind::Spring, 100.0, 1.0}},
+                                         Integrator::SymplecticEuler, 0.01);
+  CHECK(s.stable_step_limit() == Approx(2.0 / std::sqrt(1100.0)).epsilon(1e-14));  // K_eff = k + kc
 }

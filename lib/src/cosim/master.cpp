@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <deque>
 #include <stdexcept>
 
@@ -23,6 +24,7 @@ const char* to_string(Termination t) {
     case Termination::Completed: return "completed";
     case Termination::Interrupted: return "interrupted";
     case Termination::Diverged: return "diverged";
+    case Termination::Unstable: return "unstable";
   }
   return "?";
 }
@@ -290,11 +292,46 @@ Summary run(const std::vector<Unit*>& units, const std::vector<Connection>& conn
     s.min_energy = std::min(s.min_energy, rec.total_energy);
     s.max_energy = std::max(s.max_energy, rec.total_energy);
     if (on_record) on_record(rec);
+    // Energy created from nothing beyond the energy there was (eq. C.9,
+    // kUnstableEnergy): the coupling is unstable; the steps after this one would only
+    // grow it (seed002-fd at H = 0.1 s, its units exact: 1e4 J -> 2.8e32 J by 10 s,
+    // and the run "completed").
+    if (rec.total_energy - s.initial_energy > o.unstable_energy * std::abs(s.initial_energy)) {
+      s.termination = Termination::Unstable;
+      break;
+    }
   }
   s.t_end = s.steps * H;
   s.residual_sum = rec.residual_sum;
   s.max_energy_deviation = std::max(s.max_energy - s.initial_energy, s.initial_energy - s.min_energy);
   return s;
+}
+
+std::string termination_message(const Summary& s, const std::vector<std::string>& unit_names,
+                                const MasterOptions& o) {
+  const auto g = [](double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", x);
+    return std::string(buf);
+  };
+  const std::string when = "at t = " + g(s.t_end) + " s (macro step " + std::to_string(s.steps) + ")";
+  if (s.termination == Termination::Diverged && s.diverged_unit >= 0) {
+    const std::size_t k = static_cast<std::size_t>(s.diverged_unit);
+    return "diverged: unit '" + (k < unit_names.size() ? unit_names[k] : std::to_string(k)) + "', " + s.diverged_what +
+           ", is not finite " + when +
+           ": a unit beyond its integrator's stability limit (an explicit one: symplectic Euler needs omega h < 2), "
+           "or a coupling that feeds energy in; a smaller micro or macro step, an implicit integrator, or iteration "
+           "(cosim.max_iterations) may help";
+  }
+  if (s.termination == Termination::Unstable)
+    return "unstable: the total energy grew from " + g(s.initial_energy) + " J to " + g(s.final_energy) + " J " + when +
+           ": " + g(s.final_energy - s.initial_energy) + " J created, more than " +
+           (o.unstable_energy == 1.0 ? std::string() : g(o.unstable_energy) + " times ") + "the " +
+           g(std::abs(s.initial_energy)) +
+           " J the run started with; the units are closed systems, so the coupling created it (or a unit's own "
+           "integrator): a smaller macro step, extrapolated inputs and outputs (foh), gauss-seidel, or iteration "
+           "(cosim.max_iterations) may help";
+  return {};
 }
 
 }  // namespace senda::cosim

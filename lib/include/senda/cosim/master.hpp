@@ -34,6 +34,16 @@ struct Connection {
   int output_order = 0;  // the same, for the value at t_{n+1} used by the unit's feedthrough outputs
 };
 
+// The units are closed systems joined to each other only (no external load, no
+// damping): energy the whole gains is created by the coupling (eq. C.7), its error
+// (docs/theory.md eq. C.9).
+// A run whose total energy has grown beyond kUnstableEnergy times the energy it
+// started with, E(t_n) − E(0) > kUnstableEnergy |E(0)|, created more than it was
+// given, as the dynamics module's rule (dynamics::kUnstableEnergy): it is unstable and
+// stops (Termination::Unstable). Seed 002's worst configuration, Jacobi f-d with ZOH,
+// gains 68 % over its 10 s (Figure 20, its demonstrated phenomenon) and completes.
+constexpr double kUnstableEnergy = 1.0;
+
 struct MasterOptions {
   double end_time = 1.0;       // simulated time from 0
   double macro_step = 1e-3;    // H: every unit's micro step divides it
@@ -41,6 +51,8 @@ struct MasterOptions {
   std::vector<int> order;      // Gauss–Seidel: the order of the units (empty: as given)
   int max_iterations = 1;      // 1: explicit (non-iterative) co-simulation
   double tolerance = 1e-10;    // iteration: max |Δy| / (1 + |y|) of the outputs at t_{n+1}
+  // E(t_n) − E(0) above this times |E(0)| ends the run as Unstable (infinity: never).
+  double unstable_energy = kUnstableEnergy;
   std::function<bool()> stop_requested;  // polled before every macro step
 };
 
@@ -68,8 +80,11 @@ struct MacroRecord {
 // Diverged: a unit's energy or an exchanged output is not finite after a macro step
 // (an explicit unit beyond its stability limit, a coupling that feeds energy in
 // faster than it leaves): the run stops there; the step's record is written.
-enum class Termination { Completed, Interrupted, Diverged };
-const char* to_string(Termination t);  // "completed", "interrupted", "diverged"
+// Unstable: the total energy is finite but has grown beyond the limit of
+// MasterOptions::unstable_energy (energy created by the coupling from nothing): the
+// run stops there; the step's record is written and counted in the energy extremes.
+enum class Termination { Completed, Interrupted, Diverged, Unstable };
+const char* to_string(Termination t);  // "completed", "interrupted", "diverged", "unstable"
 
 struct Summary {
   Termination termination = Termination::Completed;
@@ -85,6 +100,11 @@ struct Summary {
   int diverged_unit = -1;
   std::string diverged_what;
 };
+
+// Why a Diverged or Unstable run stopped, in words ("" otherwise): the unit and what
+// of it was not finite, or the energy's growth against the limit.
+std::string termination_message(const Summary& s, const std::vector<std::string>& unit_names,
+                                const MasterOptions& options);
 
 // Called with every record (step 0 first); a stream of them is the history.
 using RecordCallback = std::function<void(const MacroRecord&)>;
