@@ -606,7 +606,13 @@ void Builder::read_elements() {
     const std::size_t n_field = dim_ == 3 ? 12 : 6;  // position of N
     for (const Fields& f : beams) {
       if (f.size() > 0 && is_group(f[0])) {
-        total += static_cast<long>(group_elements(f, 0, true).size());
+        const long lines = static_cast<long>(group_elements(f, 0, true).size());
+        total += lines;
+        if (total > max_elements)
+          f.fail(f[0] + ": with the " + std::to_string(lines) + " lines of this group the model has " +
+                     std::to_string(total) + " elements, more than model.max_elements = " +
+                     std::to_string(max_elements) + " (raise model.max_elements for a larger model)",
+                 "at most model.max_elements elements in all");
         continue;
       }
       if (f.size() != n_field + 1) {
