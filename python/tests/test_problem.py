@@ -327,3 +327,19 @@ def test_progress_stops_on_any_false_value():
         senda.trace(Bratu(10), opts, progress=ambiguous)
     with pytest.raises(TypeError, match="states: expected True or False, found 'no'"):
         senda.trace(Bratu(10), opts, states="no")
+
+
+def test_lambda_bounds_must_hold_the_start():
+    # The path stops where lambda crosses a bound: a bound on the wrong side of the
+    # start (lambda = 0) was never crossed and the path ran past it. trace refuses
+    # the same .cfg (stop.lambda_max = -1: "the trace starts at lambda = 0, above lambda_max").
+    with pytest.raises(ValueError, match=r"analysis options: explorer.path.lambda_max must be >= the start's lambda: "
+                                         r"the trace starts at lambda = 0, above lambda_max = -1"):
+        senda.trace(VonMises(0.5), {"explorer.path.lambda_max": -1.0})
+    with pytest.raises(ValueError, match=r"explorer.path.lambda_min must be <= the start's lambda: the trace starts "
+                                         r"at lambda = 0, below lambda_min = 0.01"):
+        senda.trace(VonMises(0.5), {"explorer.path.lambda_min": 0.01})
+    # A bound at the start itself is a bound: the start is within [lambda_min, lambda_max].
+    r = senda.trace(VonMises(0.5), {"explorer.path.initial_load_increment": 0.005, "explorer.path.lambda_min": 0.0,
+                                    "explorer.path.lambda_max": 0.01})
+    assert r.termination == "completed" and r.path.lam.max() < 0.02

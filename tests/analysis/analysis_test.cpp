@@ -187,6 +187,37 @@ TEST_CASE("analysis: the primary path from a start state (continuation.start_sta
   CHECK_THROWS_AS(analysis::Analysis(*spec.model, other), std::invalid_argument);
 }
 
+TEST_CASE("analysis: the path's lambda bounds must hold its start", "[analysis][options]") {
+  // The path stops where lambda crosses a bound; a start outside [lambda_min, lambda_max]
+  // never crosses it and ran past the bound (a Python trace() with lambda_max = -1). The
+  // library refuses it as the .cfg builder does (stop.lambda_max, with the file's line).
+  const input::Spec spec = input::load(kSource + "/problems/von-mises.cfg");
+  analysis::AnalysisOptions o = spec.analysis;
+  REQUIRE(o.validate().empty());
+  o.explorer.path.lambda_max = -1.0;
+  CHECK(o.validate() ==
+        "explorer.path.lambda_max must be >= the start's lambda: the trace starts at lambda = 0, above lambda_max = -1");
+  CHECK_THROWS_AS(analysis::Analysis(*spec.model, o), std::invalid_argument);
+  o.explorer.path.lambda_max = 0.0;  // at the start: within the bounds
+  CHECK(o.validate().empty());
+  o.explorer.path.lambda_max = INFINITY;
+  o.explorer.path.lambda_min = 0.01;
+  CHECK_THAT(o.validate(), Catch::StartsWith("explorer.path.lambda_min must be <= the start's lambda: the trace "
+                                             "starts at lambda = 0, below lambda_min = 0.01"));
+  // From a start state, its lambda is the start.
+  o.explorer.path.lambda_min = -INFINITY;
+  o.start = analysis::StartState{Vector::Constant(1, -1.05), 0.02, "a guess"};
+  o.explorer.path.lambda_max = 0.01;
+  CHECK(o.validate() == "explorer.path.lambda_max must be >= the start's lambda: the trace starts at lambda = "
+                        "0.02 (start: a guess), above lambda_max = 0.01");
+  o.explorer.path.lambda_max = 0.03;
+  o.explorer.path.lambda_min = 0.01;
+  CHECK(o.validate().empty());
+  // The command's own message, at the key's line, is unchanged.
+  CHECK_THROWS_WITH(input::load(kSource + "/problems/von-mises.cfg", {"stop.lambda_max=-1"}),
+                    Catch::Contains("the trace starts at lambda = 0, above lambda_max"));
+}
+
 TEST_CASE("analysis: the primary path from a located limit point leaves along its mode", "[analysis][trace]") {
   // Von Mises' LP1 as trace saved it (tests/golden/von-mises/states/LP1.json): K is
   // 1 x 1 and exactly zero there, so K t = r has no solution (before, the run ended

@@ -1,6 +1,7 @@
 #include "senda/analysis/options.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 namespace senda::analysis {
 
@@ -26,6 +27,11 @@ std::string need(bool ok, const char* field, const char* range) {
   return ok ? std::string() : std::string(field) + " must be " + range;
 }
 bool finite_positive(double x) { return std::isfinite(x) && x > 0.0; }
+std::string g17(double x) {  // every digit, as the .cfg builder writes a lambda
+  char b[32];
+  std::snprintf(b, sizeof b, "%.17g", x);
+  return b;
+}
 }  // namespace
 
 std::string validate(const continuation::Options& o) {
@@ -102,6 +108,21 @@ std::string AnalysisOptions::validate() const {
     return "start and from: a run starts either its primary path from a state or the branches of a saved point";
   if (start && (start->q.size() == 0 || !start->q.allFinite() || !std::isfinite(start->lambda)))
     return "start: the state must have finite q and lambda";
+  // The path stops where λ crosses a bound, so a start outside [lambda_min,
+  // lambda_max] would never stop there: it would run on past the bound. The same
+  // test as the .cfg builder's (stop.lambda_min, stop.lambda_max), which says it
+  // first with the file and line; λ of the start: the saved state's, else 0 (also
+  // with `from`, as the builder has it).
+  const continuation::Options& p = explorer.path;
+  const double lambda0 = start ? start->lambda : 0.0;
+  const std::string at = "the trace starts at lambda = " + g17(lambda0) +
+                         (start ? " (start: " + start->source + ")" : std::string());
+  if (p.lambda_min > lambda0)
+    return "explorer.path.lambda_min must be <= the start's lambda: " + at + ", below lambda_min = " +
+           g17(p.lambda_min);
+  if (p.lambda_max < lambda0)
+    return "explorer.path.lambda_max must be >= the start's lambda: " + at + ", above lambda_max = " +
+           g17(p.lambda_max);
   return {};
 }
 

@@ -48,7 +48,11 @@ struct Options {
   double increment_tolerance = 1e-9;     // ‖δy‖ (scaled) ≤ max(tol · Δs, 64 eps ‖y‖): the
                                          // floor lets steps near round-off size converge
   int max_steps = 200;
-  // The path stops when λ crosses lambda_min downwards or lambda_max upwards.
+  // The path stops when λ crosses lambda_min downwards or lambda_max upwards. A
+  // start outside [lambda_min, lambda_max] is allowed here (a fold traced up from 0
+  // and stopped on its way back below lambda_min, tests/critical/bratu_test.cpp);
+  // analysis::AnalysisOptions::validate() refuses it for a whole analysis, where
+  // the bound would be run past.
   double lambda_min = -std::numeric_limits<double>::infinity();
   double lambda_max = std::numeric_limits<double>::infinity();
   int monitor_dof = -1;  // unknown whose |value| is bounded by max_displacement
