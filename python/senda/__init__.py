@@ -596,6 +596,8 @@ class Problem:
                                          the full matrix for a dense tangent
     proportional = True                  optional: g = f(q) − λ r, K independent of λ
 
+    size is an integer (a Python or numpy int, not a bool) in [1, 2**31 - 1];
+    anything else raises TypeError or ValueError naming size.
     q is a fresh float64 array at every call. A tangent entry outside the pattern
     raises ValueError. ∇(Kφ)h, needed to locate critical points, is taken by finite
     differences of tangent() as in C++ (docs/theory.md §6). Any exception raised in
@@ -608,13 +610,28 @@ class Problem:
 
     def __init__(self, size: Optional[int] = None):
         if size is not None:
-            self.size = int(size)
+            self.size = _problem_size(size)
 
     def residual(self, q: np.ndarray, lam: float) -> np.ndarray:
         raise NotImplementedError("Problem.residual(q, lam) must be defined by the subclass")
 
     def tangent(self, q: np.ndarray, lam: float):
         raise NotImplementedError("Problem.tangent(q, lam) must be defined by the subclass")
+
+
+_MAX_SIZE = 2**31 - 1  # the library's unknowns are numbered by a C++ int
+
+
+def _problem_size(size: Any) -> int:
+    """A Problem's size, checked: an integer (numbers.Integral, numpy's too; not a
+    bool) in [1, 2**31 - 1]. A float is refused, not truncated (2.5 is not 2)."""
+    if isinstance(size, (bool, np.bool_)) or not isinstance(size, numbers.Integral):
+        raise TypeError(f"size: the number of unknowns must be an integer, found {size!r} "
+                        f"({type(size).__name__})")
+    if not 1 <= size <= _MAX_SIZE:
+        raise ValueError(f"size: {int(size)} is not a number of unknowns (valid: an integer in [1, {_MAX_SIZE}]; "
+                         f"set it with super().__init__(n) or a class attribute size)")
+    return int(size)
 
 
 def _set_options(opts: "_core.AnalysisOptions", values: Mapping[str, Any]) -> None:
@@ -676,6 +693,10 @@ def trace(problem: Problem, options: Optional[AnalysisOptions | Mapping[str, Any
     Exceptions raised in the problem's methods or in progress end the run and are
     re-raised with their type and message; Ctrl-C (KeyboardInterrupt) returns the
     result so far with termination "interrupted"."""
+    if not hasattr(problem, "size"):
+        raise TypeError(f"size: the problem {problem!r} has no attribute size (the number of unknowns)")
+    size = problem.size() if callable(problem.size) else problem.size
+    _problem_size(size)  # before the C++ side reads it (as an int)
     if isinstance(options, AnalysisOptions):
         opts = copy.copy(options)
     else:

@@ -2,6 +2,7 @@
 points as the C++ models and the closed forms, errors from callbacks re-raised."""
 import json
 import math
+import re
 import subprocess
 
 import numpy as np
@@ -327,6 +328,33 @@ def test_progress_stops_on_any_false_value():
         senda.trace(Bratu(10), opts, progress=ambiguous)
     with pytest.raises(TypeError, match="states: expected True or False, found 'no'"):
         senda.trace(Bratu(10), opts, states="no")
+
+
+def test_size_must_be_an_integral_number_of_unknowns():
+    # size was cast by pybind11 ("Unable to cast Python instance to C++ type", a
+    # RuntimeError) and super().__init__(2.5) truncated it to 2 without a word.
+    class Sized(VonMises):
+        def __init__(self, size):
+            super().__init__(0.5)
+            self.size = size  # set after the constructor, as a subclass may
+
+    for bad in (2.5, "1", np.float64(1.0), True, np.True_, None, [1]):
+        with pytest.raises(TypeError, match=rf"size: the number of unknowns must be an integer, found "
+                                            rf"{re.escape(repr(bad))} \({type(bad).__name__}\)"):
+            senda.trace(Sized(bad))
+        if bad is not None:  # Problem(None): no size given, the subclass sets it
+            with pytest.raises(TypeError, match=r"size: the number of unknowns must be an integer"):
+                senda.Problem(bad)
+    for bad in (0, -1, 10**20, 2**31, np.int64(2**40)):
+        with pytest.raises(ValueError, match=rf"size: {int(bad)} is not a number of unknowns \(valid: an integer in "
+                                             rf"\[1, 2147483647\]"):
+            senda.trace(Sized(bad))
+        with pytest.raises(ValueError, match=rf"size: {int(bad)} is not a number of unknowns"):
+            senda.Problem(bad)
+    assert senda.Problem().size == 0  # no size given: the subclass sets it
+    assert senda.Problem(np.int32(3)).size == 3 and type(senda.Problem(np.int64(3)).size) is int
+
+    assert senda.trace(Sized(np.int64(1)), {"explorer.path.max_steps": 3}).termination == "max-steps"
 
 
 def test_lambda_bounds_must_hold_the_start():
