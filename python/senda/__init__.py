@@ -597,11 +597,14 @@ class Problem:
     proportional = True                  optional: g = f(q) − λ r, K independent of λ
 
     size is an integer (a Python or numpy int, not a bool) in [1, 2**31 - 1];
-    anything else raises TypeError or ValueError naming size.
+    anything else raises TypeError or ValueError naming size. The pattern is made
+    symmetric and holds the whole diagonal (explicit zeros where K has none).
     q is a fresh float64 array at every call. A tangent entry outside the pattern
-    raises ValueError. ∇(Kφ)h, needed to locate critical points, is taken by finite
-    differences of tangent() as in C++ (docs/theory.md §6). Any exception raised in
-    a method stops the run and is re-raised by :func:`trace`."""
+    raises ValueError, and so does a tangent that is not symmetric, at every call
+    (K_ij and K_ji differing by more than 1e-10 of max |K|: return both triangles).
+    ∇(Kφ)h, needed to locate critical points, is taken by finite differences of
+    tangent() as in C++ (docs/theory.md §6). Any exception raised in a method stops
+    the run and is re-raised by :func:`trace`."""
 
     size: int = 0
     proportional: bool = False

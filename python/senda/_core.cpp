@@ -25,6 +25,9 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -190,9 +193,22 @@ class PyObserver final : public analysis::Observer {
 //
 // Sparsity: the pattern is fixed for the life of a run (core::Problem). It is the
 // structure of obj.pattern() when the object has one, else that of the first
-// tangent, tangent(0, 0); a dense tangent gives the full n × n pattern. A later
-// tangent with an entry outside the pattern is an error (ValueError), not a
-// silently dropped term.
+// tangent, tangent(0, 0); a dense tangent gives the full n × n pattern. That
+// structure is made symmetric (S ∪ Sᵀ) and given the whole diagonal: K is
+// symmetric, so this loses nothing, and the library needs every K_ii in the pattern
+// (the penalized K + ρ eᵢeᵢᵀ of critical/penalized.hpp writes into it; a pattern()
+// with no entries failed in CHOLMOD's analysis, and a zero K_ii of tangent(0, 0),
+// dropped by scipy, made the location fail). A later tangent with an entry outside
+// the pattern is an error (ValueError), not a silently dropped term.
+//
+// Symmetry: the factorizations read one triangle of K, so a tangent that returns
+// one triangle, or a matrix that is not symmetric, would be used as another matrix
+// without a word. Every tangent is checked (check_symmetric): one pass over its
+// entries, each pair (i, j), (j, i) compared through mirror_, O(nnz) and without
+// allocation — beside the Python call that made the matrix (a scipy.sparse matrix
+// built and converted, several passes over its entries in numpy), it does not show.
+// Every call, not only the first: an asymmetric term may vanish at q = 0 (a
+// nonlinear coupling) and appear only on the way.
 class PyProblem final : public senda::Problem {
  public:
   explicit PyProblem(py::object obj) : obj_(std::move(obj)) {
@@ -232,6 +248,7 @@ class PyProblem final : public senda::Problem {
     const py::object m = tangent_(to_array(q), lambda);
     require_matrix(m, "tangent");
     fill(m, K);
+    check_symmetric(K);
   }
 
  private:
@@ -285,21 +302,91 @@ class PyProblem final : public senda::Problem {
     return a;
   }
 
+  // The structure S of m made symmetric and given the diagonal, S ∪ Sᵀ ∪ I (see the
+  // class comment), and mirror_.
   void set_pattern(const py::object& m) {
     std::vector<Eigen::Triplet<double>> t;
     if (is_sparse(m)) {
       const Csc c = csc(m);
       for (int j = 0; j < n_; ++j)
-        for (long long k = c.indptr.at(j); k < c.indptr.at(j + 1); ++k)
-          t.emplace_back(static_cast<int>(c.indices.at(k)), j, 1.0);
+        for (long long k = c.indptr.at(j); k < c.indptr.at(j + 1); ++k) {
+          const int i = static_cast<int>(c.indices.at(k));
+          t.emplace_back(i, j, 1.0);
+          if (i != j) t.emplace_back(j, i, 1.0);
+        }
+      for (int j = 0; j < n_; ++j) t.emplace_back(j, j, 1.0);
     } else {
       dense(m);
       for (int j = 0; j < n_; ++j)
         for (int i = 0; i < n_; ++i) t.emplace_back(i, j, 1.0);
     }
     pattern_.resize(n_, n_);
-    pattern_.setFromTriplets(t.begin(), t.end());
+    pattern_.setFromTriplets(t.begin(), t.end());  // duplicates summed: one entry each
     pattern_.makeCompressed();
+    // mirror_[k]: the slot of (j, i) for the slot k of (i, j). The pattern is
+    // symmetric, so column i holds the rows j with (i, j) in the pattern, sorted: met
+    // in the order of the columns j, they take column i's slots one after the other.
+    const int* outer = pattern_.outerIndexPtr();
+    const int* inner = pattern_.innerIndexPtr();
+    std::vector<int> next(outer, outer + n_);
+    mirror_.assign(static_cast<std::size_t>(pattern_.nonZeros()), 0);
+    for (int j = 0; j < n_; ++j)
+      for (int k = outer[j]; k < outer[j + 1]; ++k) mirror_[static_cast<std::size_t>(k)] = next[inner[k]]++;
+  }
+
+  // K_ij = K_ji for every pair, to 1e-10 max |K|. Why that tolerance: a tangent
+  // assembled from symmetric formulas can differ between K_ij and K_ji by the
+  // rounding of its sums, a few ulps of the largest terms (1e-16 times a number of
+  // terms), far below it; a triangle left out or a wrong term differs by the size of
+  // the entries, far above it; and an asymmetry below it changes the matrix that
+  // is factorized by less than 1e-10 ‖K‖, no more than what the default residual
+  // and critical-point tolerances (1e-10) accept. Relative to the largest entry, not
+  // to each pair: a pair near zero from cancellation is as accurate as the largest
+  // term it came from. NaN and infinite entries are not asymmetries (|a − b| > tol
+  // is false): they are the numerical outcome of what the problem computed.
+  //
+  // Cost: one pass over the values (the largest |K_ij| and |K_ij − K_ji|), about
+  // twice a copy of them (fill() makes one): 5–10 ms for 3·10⁶ entries, against
+  // 220 ms for the Python tangent that made them (Bratu, n = 10⁶, scipy.sparse).
+  // The entry is searched for only when there is one.
+  void check_symmetric(const SparseMatrix& K) const {
+    const double* v = K.valuePtr();
+    const int* mirror = mirror_.data();
+    const std::size_t nnz = mirror_.size();
+    double largest = 0.0, differ = 0.0;
+    for (std::size_t k = 0; k < nnz; ++k) {
+      largest = std::max(largest, std::abs(v[k]));
+      differ = std::max(differ, std::abs(v[k] - v[mirror[k]]));
+    }
+    const double tol = 1e-10 * largest;
+    if (!(differ > tol)) return;
+    const int* outer = K.outerIndexPtr();
+    const int* inner = K.innerIndexPtr();
+    for (int j = 0; j < n_; ++j)
+      for (int k = outer[j]; k < outer[j + 1]; ++k) {
+        const int m = mirror[k];
+        if (m > k && std::abs(v[k] - v[m]) > tol) {
+          const int i = inner[k];
+          throw py::value_error(fmt_pair("tangent(): K is not symmetric: entry (", i, j, v[k], v[m]) +
+                                " (they differ by more than 1e-10 of max |K| = " + number(largest) +
+                                "). Senda factorizes one triangle of K: return both triangles, a symmetric "
+                                "matrix (a tangent from finite differences: (K + K.T) / 2)");
+        }
+      }
+  }
+  // The shortest of %.15g … %.17g that reads back as x: 0.05, not 0.050000000000000003.
+  static std::string number(double x) {
+    char b[32];
+    for (int digits = 15; digits <= 17; ++digits) {
+      std::snprintf(b, sizeof b, "%.*g", digits, x);
+      if (std::strtod(b, nullptr) == x) break;
+    }
+    return b;
+  }
+  static std::string fmt_pair(const char* head, int i, int j, double kij, double kji) {
+    return head + std::to_string(i) + ", " + std::to_string(j) + "): K[" + std::to_string(i) + ", " +
+           std::to_string(j) + "] = " + number(kij) + " but K[" + std::to_string(j) + ", " + std::to_string(i) +
+           "] = " + number(kji);
   }
 
   [[noreturn]] static void outside(long long i, long long j) {
@@ -356,6 +443,7 @@ class PyProblem final : public senda::Problem {
   bool proportional_ = false;
   int n_ = 0;
   SparseMatrix pattern_;
+  std::vector<int> mirror_;  // mirror_[k]: the slot of the transposed entry (set_pattern)
 };
 
 // ---------------------------------------------------------------------------

@@ -357,6 +357,112 @@ def test_size_must_be_an_integral_number_of_unknowns():
     assert senda.trace(Sized(np.int64(1)), {"explorer.path.max_steps": 3}).termination == "max-steps"
 
 
+class Quartic(senda.Problem):
+    """V = q0²/2 + 2 q0 q1 + 5/2 q1² − q0⁴/4 − λ q0: g = ∇V = [q0 + 2 q1 − q0³ − λ,
+    2 q0 + 5 q1], K = ∇²V = [[1 − 3 q0², 2], [2, 5]], positive definite at q = 0
+    (det 1). On the path q1 = −2 q0/5 and λ = q0/5 − q0³: a limit point where
+    dλ/dq0 = 1/5 − 3 q0² = 0, q0 = 1/√15, λ = 2 q0/15."""
+
+    size = 2
+    proportional = True
+
+    def residual(self, q, lam):
+        return np.array([q[0] + 2 * q[1] - q[0] ** 3 - lam, 2 * q[0] + 5 * q[1]])
+
+    def tangent(self, q, lam):
+        return sp.csc_matrix(np.array([[1 - 3 * q[0] ** 2, 2.0], [2.0, 5.0]]))
+
+
+QUARTIC_OPTIONS = {"explorer.path.initial_load_increment": 0.01, "explorer.path.max_steps": 60,
+                   "explorer.switch_branches": False}
+
+
+def test_tangent_must_be_symmetric():
+    q0 = 1 / math.sqrt(15)
+    lam_lp = q0 / 5 - q0**3  # = 2/(15 √15) = 0.0344265186...
+    r = senda.trace(Quartic(), QUARTIC_OPTIONS)
+    lp = r.critical("LP1")
+    # Located to critical.tolerance = 1e-10 (relative), the default.
+    assert lp.converged and lp.kind == "limit" and abs(lp.lam - lam_lp) <= 1e-10 * lam_lp
+    assert abs(lp.q[0] - q0) <= 1e-8 and abs(lp.q[1] + 2 * q0 / 5) <= 1e-8
+
+    # One triangle only (the factorization reads the lower one): triu ended
+    # step-too-small with no critical point, tril and [[1, 0], [3, 1]] were read as
+    # the symmetric matrices of their lower triangles. Each is refused at its first call.
+    class Upper(Quartic):
+        def tangent(self, q, lam):
+            return sp.triu(super().tangent(q, lam), format="csr")
+
+    class Lower(Quartic):
+        def tangent(self, q, lam):
+            return np.tril(super().tangent(q, lam).toarray())
+
+    class NotSymmetric(Quartic):
+        def residual(self, q, lam):
+            return np.array([q[0] - lam, 3 * q[0] + q[1]])
+
+        def tangent(self, q, lam):
+            return np.array([[1.0, 0.0], [3.0, 1.0]])
+
+    for problem, kij, kji in ((Upper(), "0", "2"), (Lower(), "2", "0"), (NotSymmetric(), "3", "0")):
+        with pytest.raises(ValueError, match=rf"tangent\(\): K is not symmetric: entry \(1, 0\): K\[1, 0\] = {kij} but "
+                                             rf"K\[0, 1\] = {kji} .*return both triangles"):
+            senda.trace(problem, QUARTIC_OPTIONS)
+
+    # Every call is checked, not only the first: an asymmetric term that vanishes at q = 0.
+    class LaterAsymmetric(Quartic):
+        calls = 0
+
+        def tangent(self, q, lam):
+            LaterAsymmetric.calls += 1
+            K = super().tangent(q, lam).toarray()
+            K[0, 1] += q[0]
+            return K
+
+    with pytest.raises(ValueError, match=r"K is not symmetric: entry \(1, 0\)"):
+        senda.trace(LaterAsymmetric(), QUARTIC_OPTIONS)
+    assert LaterAsymmetric.calls > 1
+
+    # Rounding-size differences are not asymmetries (1e-13 relative: below 1e-10 max |K|),
+    # and the run is that of the symmetric tangent.
+    class Rounded(Quartic):
+        def tangent(self, q, lam):
+            K = super().tangent(q, lam).toarray()
+            K[1, 0] *= 1 + 1e-13
+            return K
+
+    assert abs(senda.trace(Rounded(), QUARTIC_OPTIONS).critical("LP1").lam - lam_lp) <= 1e-10 * lam_lp
+
+
+def test_pattern_is_made_symmetric_with_the_diagonal():
+    # An empty pattern() failed in CHOLMOD's analysis (a RuntimeError): the diagonal is
+    # always part of the pattern, so a one-unknown problem runs with it...
+    class EmptyPattern(VonMises):
+        def pattern(self):
+            return sp.csc_matrix((1, 1))
+
+    r = senda.trace(EmptyPattern(0.5), {"explorer.path.initial_load_increment": 0.005, "explorer.path.max_steps": 100})
+    h, L0 = 0.5, math.hypot(1, 0.5)
+    p_max = 2 / (3 * math.sqrt(3)) * (h / L0) ** 3
+    assert abs(r.critical("LP1").lam - p_max) <= 1e-10 * p_max
+
+    # ... and a coupling outside it is named at the first tangent, before any factorization.
+    class EmptyPattern2(Quartic):
+        def pattern(self):
+            return sp.csc_matrix((2, 2))
+
+    with pytest.raises(ValueError, match=r"tangent\(\): entry \(1, 0\) is outside the sparsity pattern"):
+        senda.trace(EmptyPattern2(), QUARTIC_OPTIONS)
+
+    # A pattern of one triangle stands for both (K is symmetric).
+    class UpperPattern(Quartic):
+        def pattern(self):
+            return sp.csc_matrix(np.array([[1.0, 1.0], [0.0, 1.0]]))
+
+    q0 = 1 / math.sqrt(15)
+    assert abs(senda.trace(UpperPattern(), QUARTIC_OPTIONS).critical("LP1").lam - 2 * q0 / 15) <= 1e-10 * 2 * q0 / 15
+
+
 def test_lambda_bounds_must_hold_the_start():
     # The path stops where lambda crosses a bound: a bound on the wrong side of the
     # start (lambda = 0) was never crossed and the path ran past it. trace refuses
