@@ -1,6 +1,7 @@
 #include "senda/input/mesh.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -520,11 +521,25 @@ std::vector<int> Mesh::elements_in(const std::string& name) const {
 }
 
 std::string Mesh::group_names() const {
-  std::set<std::string> names;
-  for (const PhysicalGroup& g : groups) names.insert(g.name);
+  // A .cfg names a group by one field of a record, group:NAME: a field ends at
+  // whitespace and '#' starts a comment, and there is no quoting, so a name holding
+  // either cannot be written there. Listing such a name as valid ("my col") would
+  // promise what the reader cannot do: it is set apart, with the remedy.
+  const auto nameable = [](const std::string& n) {
+    return std::none_of(n.begin(), n.end(), [](char c) { return c == '#' || std::isspace(static_cast<unsigned char>(c)); });
+  };
+  std::set<std::string> names, unnameable;
+  for (const PhysicalGroup& g : groups) (nameable(g.name) ? names : unnameable).insert(g.name);
   std::string s;
   for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s.empty() ? "none" : s;
+  if (s.empty()) s = "none";
+  if (unnameable.empty()) return s;
+  std::string u;
+  for (const std::string& n : unnameable) u += (u.empty() ? "'" : ", '") + n + "'";
+  const bool one = unnameable.size() == 1;
+  return s + "; the group" + (one ? " " : "s ") + u + (one ? " has a name" : " have names") +
+         " that group:NAME cannot hold (a field ends at a space and '#' starts a comment; there is no quoting): "
+         "rename " + (one ? "it" : "them") + " in the .geo without spaces or '#' (Physical Curve(\"my_col\")) and mesh again";
 }
 
 int Mesh::node_index(int tag) const {

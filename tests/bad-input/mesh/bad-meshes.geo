@@ -1,7 +1,8 @@
-// Meshes of the bad-input corpus written by gmsh itself (tests/bad-input/270-291):
+// Meshes of the bad-input corpus written by gmsh itself (tests/bad-input/270-291, 503):
 //   gmsh -2 bad-meshes.geo -setnumber case 1 -format msh41 -o triangle.msh      (a surface: triangles)
 //   gmsh -1 bad-meshes.geo -setnumber case 2 -format msh41 -o duplicate-apex.msh (two points at the apex)
 //   gmsh -1 bad-meshes.geo -setnumber case 2 -format msh22 -o version-2.msh      (MSH 2.2)
+//   gmsh -1 bad-meshes.geo -setnumber case 3 -format msh41 -o spaced-name.msh    (a group name with a space)
 // The others are two-bar.msh (tests/input/mesh/) edited by hand, each header says how.
 DefineConstant[ case = 1 ];
 If (case == 1)
@@ -22,4 +23,14 @@ If (case == 2)
   Physical Point("base") = {1, 3};
   Physical Point("apex") = {2, 4};
   Physical Curve("bars") = {1, 2};
+EndIf
+If (case == 3)
+  // The two-bar truss whose bars are the group "two bars": a name with a space,
+  // which a .cfg field (group:NAME) cannot hold.
+  Point(1) = {-1, 0, 0}; Point(2) = {0, 0.5, 0}; Point(3) = {1, 0, 0};
+  Line(1) = {1, 2}; Line(2) = {2, 3};
+  Transfinite Curve {1, 2} = 2;
+  Physical Point("base") = {1, 3};
+  Physical Point("apex") = {2};
+  Physical Curve("two bars") = {1, 2};
 EndIf

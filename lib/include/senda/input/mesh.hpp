@@ -63,7 +63,8 @@ struct Mesh {
   std::vector<const PhysicalGroup*> find_groups(const std::string& name) const;
   // Indices into elements of every element in a group called `name`, in file order.
   std::vector<int> elements_in(const std::string& name) const;
-  // The names of every named group, "a, b, c" (for messages).
+  // The names of every named group, "a, b, c" (for messages); names that a .cfg
+  // field cannot hold (a space, a '#') are set apart after them, with the remedy.
   std::string group_names() const;
   // Index into nodes by tag, or -1.
   int node_index(int tag) const;
