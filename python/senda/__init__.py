@@ -463,8 +463,14 @@ def _fix_rows(fix: Any) -> list:
     if isinstance(fix, Mapping):  # {node: "all" | "ux" | ("ux", "uy")}
         rows = []
         for node, comps in fix.items():
-            comps = [comps] if isinstance(comps, str) else list(comps)
             where = f"fix[{node}]"
+            if isinstance(comps, str):
+                comps = [comps]
+            elif isinstance(comps, (bytes, Mapping)) or not hasattr(comps, "__iter__"):
+                raise TypeError(f"{where}: expected a component name or a sequence of them, found {comps!r} "
+                                f"(fix is rows (NODE, COMP, ...) or a dict {{NODE: \"all\" | \"ux\" | (\"ux\", \"uy\")}})")
+            else:
+                comps = list(comps)
             rows.append((where, " ".join(_field(v, where) for v in [node, *comps])))
         return rows
     return _rows(fix, "fix")

@@ -3,6 +3,7 @@
 and the errors of bad data (issue 18)."""
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -174,6 +175,13 @@ def test_errors_name_the_row():
     error("loads[0]: key 'model.load': node 1 uy is fixed", loads=[(1, "uy", -1.0)])
     error("loads[0]: key 'model.load': unknown component 'uw'", loads=[(2, "uw", -1.0)])
     error("fix[2]: key 'model.fix': unknown component 'uxx'", fix={1: "all", 3: "all", 2: "uxx"})
+    # A dict value that is neither a component nor a sequence of them: a TypeError
+    # naming fix and the forms (it was "'int' object is not iterable", from list(5)).
+    for bad in (5, 5.0, None, b"ux"):
+        with pytest.raises(TypeError, match=r"fix\[2\]: expected a component name or a sequence of them, found "
+                                            rf"{re.escape(repr(bad))} \(fix is rows \(NODE, COMP, ...\) or a dict"):
+            von_mises(fix={1: "all", 3: "all", 2: bad})
+    assert von_mises(fix={1: "all", 3: "all", 2: ["ux"]}).unknowns == 1
     error("loads[0]: field 'u y' is not a name", loads=[(2, "u y", -1.0)])
     error("loads[0]: True is not a field", loads=[(2, "uy", True)])
     error("senda.build: key 'model.load': no load", loads=[])
