@@ -217,3 +217,38 @@ TEST_CASE("3D hinge input: a member ball-jointed at one end and free to turn at 
   }
   CHECK_FALSE(fs::exists(dir));
 }
+
+TEST_CASE("3D hinge input: a girder of several members ball-jointed at both ends is a mechanism that says why",
+          "[input][hinge][beam3d][errors]") {
+  // A space portal, columns 1–2 and 4–3 clamped at 1 and 4, the girder 2–3 along x.
+  // One member released at both ends has its spin held (S.10); a line of several
+  // members (a girder meshed into several lines is one: tests/bad-input/504) is not
+  // covered, and the mechanism check's message names the cause and the remedies.
+  const std::string portal =
+      "[model]\ndim = 3\nnode = 1 0 0 0\nnode = 2 0 0 1\nnode = 3 1 0 1\nnode = 4 1 0 0\n"
+      "beam = 1 1 2 1e5 1e5 1e5 1 1 2 0 1 0 2\nbeam = 3 4 3 1e5 1e5 1e5 1 1 2 0 1 0 2\n"
+      "fix = 1 all rx ry rz\nfix = 4 all rx ry rz\nload = 2 uz -1\nload = 3 uz -1\n";
+  const std::string chain = "node = 5 0.25 0 1\nnode = 6 0.75 0 1\nbeam = 10 2 5 1e5 1e5 1e5 1 1 2 0 1 0\n"
+                            "beam = 11 5 6 1e5 1e5 1e5 1 1 2 0 1 0\nbeam = 12 6 3 1e5 1e5 1e5 1 1 2 0 1 0\n";
+  const auto check = [&](const std::string& text) { check_mechanism(build(Config::parse(portal + text, "g.cfg"))); };
+  try {
+    check(chain + "hinge = 2 10\nhinge = 3 12\n");
+    FAIL("no mechanism found");
+  } catch (const ConfigError& e) {
+    const std::string msg = e.what();
+    INFO(msg);
+    CHECK_THAT(msg, Catch::StartsWith("g.cfg") &&
+                        Catch::Contains("key 'model.fix': the structure is a mechanism or is not supported"));
+    CHECK_THAT(msg, Catch::Contains("if a line of several members (a girder meshed into several lines, or typed as "
+                                    "several members) is ball-jointed at both of its ends, it turns freely about "
+                                    "itself") &&
+                        Catch::Contains("type the line as one member, or let a joint carry the twist"));
+  }
+  // The remedies it names: the girder as one member (its spin held), a two-axis joint
+  // about the two bending axes (e₃ = z, e₂ = y: the twist carried), a one-axis hinge,
+  // a spring across the ball joint.
+  CHECK_NOTHROW(check("beam = 10 2 3 1e5 1e5 1e5 1 1 2 0 1 0 3\nhinge = 2 10\nhinge = 3 10\n"));
+  CHECK_NOTHROW(check(chain + "hinge = 2 10\nhinge = 3 12 about 0 0 1 0 1 0\n"));
+  CHECK_NOTHROW(check(chain + "hinge = 2 10\nhinge = 3 12 about 0 1 0\n"));
+  CHECK_NOTHROW(check(chain + "hinge = 2 10\nhinge = 3 12 spring 1\n"));
+}

@@ -1875,6 +1875,33 @@ void check_mechanism(const Spec& spec) {
   const analysis::MechanismCheck c = analysis::check_mechanism(m);
   if (c.kind == analysis::MechanismKind::Held) return;
   const std::string file = spec.config_file.string();
+  // 3D, a model with ball joints (a member's own rotation vector at a node, "node 2
+  // rx (member 13)"), whose mechanism turns something: the usual cause is a line of
+  // members ball-jointed at both of its ends, which spins about itself. Senda holds
+  // that spin (docs/notes/beam3d.md S.10) only for one member released at both ends,
+  // not for a chain of members — what a girder meshed into several lines is (each
+  // line one member). Holding it for a chain is not result-neutral in general (a
+  // load on an inner node of the chain breaks the symmetry the rule rests on, and a
+  // mesh can name those nodes), so the message names the cause and the remedies. The
+  // unknowns listed cannot tell it (an exact zero pivot is found at an inner node's
+  // rotation, "node 5 rx"), hence "if".
+  const auto rotation = [&](int eq) {
+    std::string n = m.dof_name(eq);  // "node 5 rx", "node 2 rx (member 13)"
+    if (const auto p = n.find(" (member "); p != std::string::npos) n.resize(p);
+    const std::string c = n.substr(n.rfind(' ') + 1);
+    return c == "rx" || c == "ry" || c == "rz" || c == "r2" || c == "r3";
+  };
+  bool ball_joints = false;
+  for (int eq = 0; m.dim() == 3 && eq < m.size() && !ball_joints; ++eq)
+    ball_joints = m.equation_dof(eq).slot > 0 && rotation(eq);
+  const auto spin_hint = [&](const std::vector<int>& eqs) -> std::string {
+    if (!ball_joints || std::none_of(eqs.begin(), eqs.end(), rotation)) return {};
+    return "; if a line of several members (a girder meshed into several lines, or typed as several members) is "
+           "ball-jointed at both of its ends, it turns freely about itself, a spin that Senda holds only for one "
+           "member released at both ends (beam = ID NODE_A NODE_B ... N): type the line as one member, or let a "
+           "joint carry the twist, a one-axis hinge (about VX VY VZ), a two-axis joint (about VX VY VZ WX WY WZ, "
+           "the two bending axes) or a spring K (docs/config.md, model.hinge)";
+  };
   if (c.kind == analysis::MechanismKind::NearlySingular) {
     std::string moves;
     for (int eq : c.moves) moves += (moves.empty() ? "" : ", ") + m.dof_name(eq);
@@ -1884,7 +1911,7 @@ void check_mechanism(const Spec& spec) {
                                ? "nearly singular (smallest/largest pivot " + fmt::format("{:.3g}", c.pivot_ratio) + ")"
                                : std::string(linalg::to_string(c.status))) +
                           " at the undeformed state" + (moves.empty() ? "" : "; the mechanism moves " + moves) +
-                          "; add supports (fix), elements or a spring at a hinge");
+                          "; add supports (fix), elements or a spring at a hinge" + spin_hint(c.moves));
   }
   std::string dofs;
   for (int eq : c.free_equations) dofs += (dofs.empty() ? "" : ", ") + m.dof_name(eq);  // "node 3 uy"
@@ -1910,7 +1937,8 @@ void check_mechanism(const Spec& spec) {
                                  : " (fix it, or add a bar or spring that holds it)") +
                         (own ? "; a member's own rotation at a hinge turns freely when nothing holds the member's "
                                "other end: fix that end's rotation, or add 'spring K' to the hinge"
-                             : ""));
+                             : "") +
+                        spin_hint(c.free_equations));
 }
 
 }  // namespace senda::input

@@ -1,8 +1,9 @@
-// Meshes of the bad-input corpus written by gmsh itself (tests/bad-input/270-291, 503):
+// Meshes of the bad-input corpus written by gmsh itself (tests/bad-input/270-291, 503, 504):
 //   gmsh -2 bad-meshes.geo -setnumber case 1 -format msh41 -o triangle.msh      (a surface: triangles)
 //   gmsh -1 bad-meshes.geo -setnumber case 2 -format msh41 -o duplicate-apex.msh (two points at the apex)
 //   gmsh -1 bad-meshes.geo -setnumber case 2 -format msh22 -o version-2.msh      (MSH 2.2)
 //   gmsh -1 bad-meshes.geo -setnumber case 3 -format msh41 -o spaced-name.msh    (a group name with a space)
+//   gmsh -1 bad-meshes.geo -setnumber case 4 -format msh41 -o portal-3d.msh      (a girder of several lines)
 // The others are two-bar.msh (tests/input/mesh/) edited by hand, each header says how.
 DefineConstant[ case = 1 ];
 If (case == 1)
@@ -33,4 +34,16 @@ If (case == 3)
   Physical Point("base") = {1, 3};
   Physical Point("apex") = {2};
   Physical Curve("two bars") = {1, 2};
+EndIf
+If (case == 4)
+  // A space portal: columns 1-2 and 4-3 (two lines each), the girder 2-3 (three
+  // lines, each a one-element member of the group "girder").
+  Point(1) = {0, 0, 0}; Point(2) = {0, 0, 1}; Point(3) = {1, 0, 1}; Point(4) = {1, 0, 0};
+  Line(1) = {1, 2}; Line(2) = {2, 3}; Line(3) = {4, 3};
+  Transfinite Curve {1, 3} = 3;
+  Transfinite Curve {2} = 4;
+  Physical Point("base") = {1, 4};
+  Physical Point("top") = {2, 3};
+  Physical Curve("cols") = {1, 3};
+  Physical Curve("girder") = {2};
 EndIf
