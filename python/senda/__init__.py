@@ -607,7 +607,7 @@ class Problem:
     symmetric and holds the whole diagonal (explicit zeros where K has none).
     q is a fresh float64 array at every call. A tangent entry outside the pattern
     raises ValueError, and so does a tangent that is not symmetric, at every call
-    (K_ij and K_ji differing by more than 1e-10 of max |K|: return both triangles).
+    (K_ij and K_ji differing by more than 1e-10 of the pair's scale, sqrt(|K_ii K_jj|) or more: return both triangles).
     ∇(Kφ)h, needed to locate critical points, is taken by finite differences of
     tangent() as in C++ (docs/theory.md §6). Any exception raised in a method stops
     the run and is re-raised by :func:`trace`."""

@@ -409,6 +409,21 @@ def test_tangent_must_be_symmetric():
                                              rf"K\[0, 1\] = {kji} .*return both triangles"):
             senda.trace(problem, QUARTIC_OPTIONS)
 
+    # Relative to each pair's scale, not to max |K|: one stiff unknown does not hide a
+    # missing triangle among the others (with a 1e-10 max |K| test, K_00 = 1e12 let
+    # [[1, 0], [3, 1]] in rows 1-2 through, read as [[1, 3], [3, 1]]).
+    class StiffThenNotSymmetric(senda.Problem):
+        size = 3
+
+        def residual(self, q, lam):
+            return np.array([1e12 * q[0], q[1] - lam, 3 * q[1] + q[2]])
+
+        def tangent(self, q, lam):
+            return np.array([[1e12, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 3.0, 1.0]])
+
+    with pytest.raises(ValueError, match=r"K is not symmetric: entry \(2, 1\): K\[2, 1\] = 3 but K\[1, 2\] = 0"):
+        senda.trace(StiffThenNotSymmetric(), QUARTIC_OPTIONS)
+
     # Every call is checked, not only the first: an asymmetric term that vanishes at q = 0.
     class LaterAsymmetric(Quartic):
         calls = 0
@@ -423,7 +438,7 @@ def test_tangent_must_be_symmetric():
         senda.trace(LaterAsymmetric(), QUARTIC_OPTIONS)
     assert LaterAsymmetric.calls > 1
 
-    # Rounding-size differences are not asymmetries (1e-13 relative: below 1e-10 max |K|),
+    # Rounding-size differences are not asymmetries (1e-13 relative: below 1e-10 of the pair's scale),
     # and the run is that of the symmetric tangent.
     class Rounded(Quartic):
         def tangent(self, q, lam):

@@ -218,6 +218,31 @@ TEST_CASE("analysis: the path's lambda bounds must hold its start", "[analysis][
                     Catch::Contains("the trace starts at lambda = 0, above lambda_max"));
 }
 
+TEST_CASE("analysis: from a saved point, the lambda bounds must hold the point's lambda", "[analysis][options]") {
+  // Branches from a saved point start at its λ (three-bar's BP1, tests/golden): a
+  // lambda_max below it let them run past the bound, and a lambda_min between 0 and
+  // it was refused ("the trace starts at lambda = 0, below lambda_min").
+  const std::string bp1 = kSource + "/tests/golden/three-bar/states/BP1.json";
+  const input::Spec spec = input::load(kSource + "/problems/three-bar.cfg", {"branches.from=" + bp1});
+  REQUIRE(spec.analysis.from);
+  const double lambda = spec.analysis.from->point.lambda;
+  REQUIRE(lambda > 0.0);
+  analysis::AnalysisOptions o = spec.analysis;
+  CHECK(o.validate().empty());
+  o.explorer.path.lambda_min = 0.5 * lambda;  // between 0 and the point: accepted
+  CHECK(o.validate().empty());
+  CHECK_NOTHROW(input::load(kSource + "/problems/three-bar.cfg",
+                            {"branches.from=" + bp1, "stop.lambda_min=" + std::to_string(0.5 * lambda)}));
+  o.explorer.path.lambda_min = -INFINITY;
+  o.explorer.path.lambda_max = 0.5 * lambda;  // below the point: refused
+  CHECK_THAT(o.validate(), Catch::StartsWith("explorer.path.lambda_max must be >= the start's lambda: the trace "
+                                             "starts at lambda = "));
+  CHECK_THAT(o.validate(), Catch::Contains("(from: " + bp1 + ")"));
+  CHECK_THROWS_WITH(input::load(kSource + "/problems/three-bar.cfg",
+                                {"branches.from=" + bp1, "stop.lambda_max=" + std::to_string(0.5 * lambda)}),
+                    Catch::Contains("the branches start at lambda = ") && Catch::Contains("above lambda_max"));
+}
+
 TEST_CASE("analysis: the primary path from a located limit point leaves along its mode", "[analysis][trace]") {
   // Von Mises' LP1 as trace saved it (tests/golden/von-mises/states/LP1.json): K is
   // 1 x 1 and exactly zero there, so K t = r has no solution (before, the run ended

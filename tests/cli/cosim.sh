@@ -123,24 +123,27 @@ grep -qF "seed002-dd.cfg:16: key 'cosim.unit': unit 'ss2': symplectic Euler is u
   ok "unstable unit: the message names the unit's line, omega_max and the largest stable step" || bad "unstable unit: $(cat "$work/div.log")"
 
 # 8. A coupling that creates energy, each unit stable alone (Jacobi f-d with ZOH at
-# H = 0.1 s, micro steps 0.01 s): the run stops at the first macro step whose total
-# energy exceeds twice the initial one (E - E0 > E0), exit 1, summary.json "unstable"
-# with the growth, the history up to that step. It ran to its end, exit 0.
+# H = 0.1 s, micro steps 0.01 s): the run stops at the first macro step where the
+# energy the coupling created, the interface residual sum(delta_n), exceeds the initial
+# energy, exit 1, summary.json "unstable" with it, the history up to that step. It ran
+# to its end, exit 0.
 "$cosim" "$src/problems/cosim/seed002-fd.cfg" --out "$work/unstable" --quiet cosim.macro_step=0.1 cosim.end_time=2 \
   parameters.h1=0.01 parameters.h2=0.01 > "$work/unstable.log" 2>&1
 rc=$?
 [ $rc -eq 1 ] && ok "unstable coupling: exit 1" || bad "unstable coupling: exit $rc: $(cat "$work/unstable.log")"
-grep -qF "cosim: unstable: the total energy grew from 10000 J to 28225.8 J at t = 0.2 s (macro step 2): 18225.8 J created, more than the 10000 J the run started with" "$work/unstable.log" &&
+grep -qF "cosim: unstable: the coupling created 13876 J at t = 0.3 s (macro step 3) (the interface energy residual, the sum of delta_n), more than the 10000 J the run started with; the total energy is now 29781.2 J" "$work/unstable.log" &&
   ok "unstable coupling: said on stderr" || bad "unstable coupling: not said: $(cat "$work/unstable.log")"
 $py - "$work/unstable" <<'PY' && ok "unstable coupling: summary.json unstable, the history ends at that step" || fail=1
 import csv, json, sys
 d = sys.argv[1]
 s = json.load(open(d + "/summary.json"))
 rows = list(csv.DictReader(open(d + "/cosim_history.csv")))
-assert s["termination"] == "unstable" and s["steps"] == 2 and "18225.8 J created" in s["message"], s
-assert len(rows) == 1 + 2, len(rows)
+assert s["termination"] == "unstable" and s["steps"] == 3 and "the coupling created 13876 J" in s["message"], s
+assert len(rows) == 1 + 3, len(rows)
 E = [float(r["E_total"]) for r in rows]
-assert E[-1] - E[0] > E[0] and all(e - E[0] <= E[0] for e in E[:-1]), E
+created = [float(r["residual_sum"]) for r in rows]
+assert created[-1] > E[0] and all(c <= E[0] for c in created[:-1]), created
+assert abs(s["residual_sum"] - created[-1]) <= 1e-9 * abs(created[-1]), s["residual_sum"]
 assert abs(s["energy"]["final"] - E[-1]) < 1e-9 * E[-1] and s["energy"]["max"] == s["energy"]["final"], s["energy"]
 PY
 

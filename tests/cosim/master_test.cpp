@@ -171,14 +171,18 @@ TEST_CASE("cosim master: energy created beyond the energy there was ends the run
   // Seed 002's Jacobi f-d (ZOH) at H = 0.1 s, each unit integrated exactly (stable alone
   // at any step): the delayed coupling force feeds energy in. It went on to its end
   // time, "completed", E 1e4 J -> 2.8e32 J in 10 s; the rule of eq. C.9 stops it at the
-  // first macro step where E − E0 > E0 (measured: the second, 27 249 J).
+  // first macro step where the energy the coupling created, Σδ_n, exceeds E0
+  // (measured: the third, Σδ = 14 529 J, E = 29 685 J).
   seed002::Case c;
   c.H = c.h1 = c.h2 = 0.1;
   c.T = 10.0;
   c.integrator = Integrator::Exact;
   seed002::Coupled r = seed002::coupled(c);
-  std::vector<double> energy;
-  const Summary s = run(r.pointers(), r.connections, r.options, [&](const MacroRecord& m) { energy.push_back(m.total_energy); });
+  std::vector<double> energy, created;
+  const Summary s = run(r.pointers(), r.connections, r.options, [&](const MacroRecord& m) {
+    energy.push_back(m.total_energy);
+    created.push_back(m.residual_sum);
+  });
   INFO("E: " << s.initial_energy << " -> " << s.final_energy << " after " << s.steps << " steps");
   CHECK(s.termination == Termination::Unstable);
   CHECK(std::string(to_string(s.termination)) == "unstable");
@@ -186,14 +190,16 @@ TEST_CASE("cosim master: energy created beyond the energy there was ends the run
   CHECK(s.steps < 100);
   // The step that crosses the limit is recorded and counted, the ones before are below it.
   REQUIRE(energy.size() == static_cast<std::size_t>(s.steps) + 1);
-  CHECK(energy.back() - energy.front() > kUnstableEnergy * energy.front());
-  for (std::size_t n = 0; n + 1 < energy.size(); ++n) CHECK(energy[n] - energy.front() <= kUnstableEnergy * energy.front());
+  CHECK(created.back() > kUnstableEnergy * energy.front());
+  for (std::size_t n = 0; n + 1 < created.size(); ++n) CHECK(created[n] <= kUnstableEnergy * energy.front());
+  CHECK(s.residual_sum == created.back());
+  CHECK(energy.back() - energy.front() > created.back());  // and the whole has grown more (the held inputs' jump)
   CHECK(s.final_energy == energy.back());
   CHECK(s.max_energy == energy.back());
   CHECK(s.t_end == Approx(0.1 * s.steps).epsilon(1e-14));
   const std::string m = termination_message(s, {"ss1", "ss2"}, r.options);
-  CHECK_THAT(m, Catch::StartsWith("unstable: the total energy grew from 10000 J to "));
-  CHECK_THAT(m, Catch::Contains("more than the 10000 J the run started with"));
+  CHECK_THAT(m, Catch::StartsWith("unstable: the coupling created "));
+  CHECK_THAT(m, Catch::Contains("more than the 10000 J the run started with; the total energy is now "));
 
   // Without the limit (unstable_energy = infinity) the same run grows on: the limit
   // changes where it stops, not the numbers before.
@@ -207,6 +213,31 @@ TEST_CASE("cosim master: energy created beyond the energy there was ends the run
   for (std::size_t n = 0; n < energy.size(); ++n) CHECK(free_energy[n] == energy[n]);
 }
 
+TEST_CASE("cosim master: a stable explicit unit whose own energy swings is not unstable", "[cosim][master]") {
+  // Symplectic Euler keeps a shadow energy, not E: a stable unit's E swings by up to
+  // (1 + ωh/2)/(1 − ωh/2) within a period. A stiff unit (k = 1000, E0 = 500 J) at
+  // ωh = 1.42 and 0.71, joined by a weak spring (k_c = 0.001) to a soft exact unit:
+  // E(t_n) passed 2 E0 within a macro step or a few, and a rule on E − E0 stopped the
+  // run as unstable while its coupling had created ~1e-3 J. The rule reads Σδ_n.
+  for (const double h : {0.045, 0.0225})
+    for (const double v0 : {31.62, -31.62}) {
+      LinearUnit a = seed002::one_mass(1.0, 1000.0, v0, {Port{"", 0, PortKind::Spring, 0.001, 1.0}},
+                                       Integrator::SymplecticEuler, h);
+      LinearUnit b = seed002::one_mass(1.0, 1.0, 0.0, {Port{"", 0, PortKind::Force, 0.0, 1.0}}, Integrator::Exact, h);
+      REQUIRE(h < a.stable_step_limit());
+      MasterOptions o;
+      o.macro_step = h;
+      o.end_time = 40 * h;
+      const std::vector<Connection> c = {{0, 0, 1, 0, 0, 0}, {1, 0, 0, 2, 0, 0}};
+      const Summary s = run({&a, &b}, c, o);
+      INFO("h = " << h << ", v0 = " << v0 << ": E " << s.initial_energy << " J, max " << s.max_energy
+                  << " J, created " << s.residual_sum << " J, " << to_string(s.termination));
+      CHECK(s.termination == Termination::Completed);
+      CHECK(std::abs(s.residual_sum) < 1e-3 * s.initial_energy);
+      if (h == 0.045) CHECK(s.max_energy > 2.0 * s.initial_energy);  // what the rule on E misread
+    }
+}
+
 TEST_CASE("cosim master: the seed's configurations stay below the limit; a unit beyond its own limit diverges",
           "[cosim][master]") {
   // Jacobi f-d with ZOH, the worst of Tables 3 and 4 (+68 % in 10 s, Figure 20): completed.
@@ -217,6 +248,8 @@ TEST_CASE("cosim master: the seed's configurations stay below the limit; a unit 
   CHECK(fd.termination == Termination::Completed);
   CHECK(fd.max_energy - fd.initial_energy < kUnstableEnergy * fd.initial_energy);
   CHECK(fd.max_energy - fd.initial_energy > 0.6 * fd.initial_energy);
+  CHECK(fd.residual_sum < kUnstableEnergy * fd.initial_energy);
+  CHECK(fd.residual_sum > 0.6 * fd.initial_energy);  // 6 810 J: the gain is the coupling's
 
   // A symplectic Euler unit at omega h = 3.16 (the library runs it; the cosim input
   // refuses it): with the energy limit lifted, its state overflows and the run ends as

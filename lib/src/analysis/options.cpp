@@ -111,12 +111,14 @@ std::string AnalysisOptions::validate() const {
   // The path stops where λ crosses a bound, so a start outside [lambda_min,
   // lambda_max] would never stop there: it would run on past the bound. The same
   // test as the .cfg builder's (stop.lambda_min, stop.lambda_max), which says it
-  // first with the file and line; λ of the start: the saved state's, else 0 (also
-  // with `from`, as the builder has it).
+  // first with the file and line; λ of the start: the saved state's, the saved
+  // point's with `from` (its branches start there), else 0.
   const continuation::Options& p = explorer.path;
-  const double lambda0 = start ? start->lambda : 0.0;
+  const double lambda0 = start ? start->lambda : from ? from->point.lambda : 0.0;
   const std::string at = "the trace starts at lambda = " + g17(lambda0) +
-                         (start ? " (start: " + start->source + ")" : std::string());
+                         (start  ? " (start: " + start->source + ")"
+                          : from ? " (from: " + from->source + ")"
+                                 : std::string());
   if (p.lambda_min > lambda0)
     return "explorer.path.lambda_min must be <= the start's lambda: " + at + ", below lambda_min = " +
            g17(p.lambda_min);

@@ -1324,10 +1324,12 @@ void Builder::read_continuation(Spec& s) {
   if (o.lambda_min >= o.lambda_max)
     c_.fail(c_.find("stop.lambda_max"), "stop.lambda_max", "lambda_max must exceed lambda_min",
             "(stop.lambda_min, inf)");
-  if (o.lambda_min > lambda0)
+  // With branches.from the run starts at the saved point's λ: checked once the state
+  // is read (build()).
+  if (o.lambda_min > lambda0 && !c_.has("branches.from"))
     c_.fail(c_.find("stop.lambda_min"), "stop.lambda_min", start + ", below lambda_min",
             s.analysis.start ? "(-inf, the start's lambda]" : "(-inf, 0]");
-  if (o.lambda_max < lambda0)
+  if (o.lambda_max < lambda0 && !c_.has("branches.from"))
     c_.fail(c_.find("stop.lambda_max"), "stop.lambda_max", start + ", above lambda_max",
             s.analysis.start ? "[the start's lambda, inf)" : "[0, inf)");
   if (const Entry* e = c_.find("stop.displacement")) {
@@ -1841,6 +1843,19 @@ Spec Builder::run() {
               "branches.switch_step_ratio=R with --from");
     analysis::SavedState st = read_state(*from, model_->size(), core::unknowns_fingerprint(*model_));
     st.source = *from;
+    // The branches start at the saved point's λ, and stop where they cross a bound:
+    // one outside [lambda_min, lambda_max] would run on past it (lambda_max = 12 with
+    // Roorda's BP1 at 14.0: branches to λ = 17.5), and a bound on the other side of 0
+    // is no reason to refuse (lambda_min = 10 was, "the trace starts at lambda = 0").
+    const continuation::Options& o = s.analysis.explorer.path;
+    const std::string at = "the branches start at lambda = " + fmt::format("{:.17g}", st.point.lambda) +
+                           " (branches.from " + *from + ")";
+    if (o.lambda_min > st.point.lambda)
+      c_.fail(c_.find("stop.lambda_min"), "stop.lambda_min", at + ", below lambda_min",
+              "(-inf, the saved point's lambda]");
+    if (o.lambda_max < st.point.lambda)
+      c_.fail(c_.find("stop.lambda_max"), "stop.lambda_max", at + ", above lambda_max",
+              "[the saved point's lambda, inf)");
     s.analysis.from = std::move(st);
   }
   s.model = std::move(model_);

@@ -37,11 +37,13 @@ struct Connection {
 // The units are closed systems joined to each other only (no external load, no
 // damping): energy the whole gains is created by the coupling (eq. C.7), its error
 // (docs/theory.md eq. C.9).
-// A run whose total energy has grown beyond kUnstableEnergy times the energy it
-// started with, E(t_n) − E(0) > kUnstableEnergy |E(0)|, created more than it was
-// given, as the dynamics module's rule (dynamics::kUnstableEnergy): it is unstable and
-// stops (Termination::Unstable). Seed 002's worst configuration, Jacobi f-d with ZOH,
-// gains 68 % over its 10 s (Figure 20, its demonstrated phenomenon) and completes.
+// A run whose coupling has created more than kUnstableEnergy times the energy it
+// started with, Σ_{m≤n} δ_m > kUnstableEnergy |E(0)| (the interface energy residual,
+// eq. C.7), created more than it was given, as the dynamics module's rule
+// (dynamics::kUnstableEnergy): it is unstable and stops (Termination::Unstable). The
+// residual, not E(t_n) − E(0): a stable explicit unit's own E swings within a period.
+// Seed 002's worst configuration, Jacobi f-d with ZOH, gains 68 % over its 10 s
+// (Figure 20, its demonstrated phenomenon) and completes.
 constexpr double kUnstableEnergy = 1.0;
 
 struct MasterOptions {
@@ -51,7 +53,7 @@ struct MasterOptions {
   std::vector<int> order;      // Gauss–Seidel: the order of the units (empty: as given)
   int max_iterations = 1;      // 1: explicit (non-iterative) co-simulation
   double tolerance = 1e-10;    // iteration: max |Δy| / (1 + |y|) of the outputs at t_{n+1}
-  // E(t_n) − E(0) above this times |E(0)| ends the run as Unstable (infinity: never).
+  // Σδ_n above this times |E(0)| ends the run as Unstable (infinity: never).
   double unstable_energy = kUnstableEnergy;
   std::function<bool()> stop_requested;  // polled before every macro step
 };
@@ -80,8 +82,8 @@ struct MacroRecord {
 // Diverged: a unit's energy or an exchanged output is not finite after a macro step
 // (an explicit unit beyond its stability limit, a coupling that feeds energy in
 // faster than it leaves): the run stops there; the step's record is written.
-// Unstable: the total energy is finite but has grown beyond the limit of
-// MasterOptions::unstable_energy (energy created by the coupling from nothing): the
+// Unstable: the energy created by the coupling (Σδ_n) has grown beyond the limit of
+// MasterOptions::unstable_energy times |E(0)| (energy from nothing): the
 // run stops there; the step's record is written and counted in the energy extremes.
 enum class Termination { Completed, Interrupted, Diverged, Unstable };
 const char* to_string(Termination t);  // "completed", "interrupted", "diverged", "unstable"
