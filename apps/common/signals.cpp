@@ -19,7 +19,10 @@
 namespace senda_app {
 
 namespace {
-volatile std::sig_atomic_t g_stop = 0;  // what the runs poll
+// What the runs poll, from the main thread and a sweep's workers: a lock-free atomic
+// (a volatile sig_atomic_t is safe for the handler but a data race across threads).
+std::atomic<int> g_stop{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 // CLOCK_MONOTONIC time of the first signal in ns (0: none yet). Lock-free, hence
 // async-signal-safe; a handler on another thread (a sweep's worker) may run at the
 // same time, and the compare-exchange makes exactly one of them the first.
@@ -44,7 +47,7 @@ extern "C" void on_signal(int) {
   if (now == 0) now = 1;  // 0 means "no signal yet"
   std::int64_t first = 0;
   if (g_first_ns.compare_exchange_strong(first, now)) {
-    g_stop = 1;
+    g_stop.store(1);
     return;
   }
   if (now - first >= kSecondRequestNs) _exit(kExitInterrupted);
@@ -63,6 +66,6 @@ void install_stop_handler() {
   unblock_stop_signals();
 }
 
-bool stop_requested() { return g_stop != 0; }
+bool stop_requested() { return g_stop.load() != 0; }
 
 }  // namespace senda_app
