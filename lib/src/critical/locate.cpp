@@ -591,9 +591,9 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     CriticalPoint point;
     double force_scale, spread;
     bool phi_floor;
-    // Accepted on the contraction estimate of λ's error (λ's last update above the
-    // tolerance): the candidate stands whatever comes next; the next update measures
-    // λ's round-off floor (below).
+    // An iterate whose λ met the tests: the next update is its check, which measures
+    // λ's round-off floor; the candidate stands whatever the check gives, unless the
+    // check shows Newton still converging (below).
     bool check = false;
   };
   std::optional<FloorCandidate> floor_candidate;
