@@ -259,10 +259,22 @@ class PyProblem final : public senda::Problem {
                            std::to_string(n_) + " (a missing return?)");
   }
 
+  // Complex values: numpy's cast to double drops the imaginary part with a
+  // ComplexWarning only, and the run went on with the real parts. Refused instead
+  // (np.iscomplexobj reads the dtype of arrays and scipy.sparse matrices, and converts
+  // a list).
+  static void refuse_complex(const py::object& o, const char* what) {
+    if (py::module_::import("numpy").attr("iscomplexobj")(o).cast<bool>())
+      throw py::type_error(std::string(what) +
+                           "() returned complex numbers: Senda's unknowns, residual and tangent are real (return "
+                           "the real part, e.g. .real, where the imaginary part is zero by construction)");
+  }
+
   void vector_from(const py::object& o, const char* what, Vector& out) const {
     if (o.is_none())
       throw py::type_error(std::string(what) + "() returned None, expected an array of " + std::to_string(n_) +
                            " numbers (a missing return?)");
+    refuse_complex(o, what);
     const auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(o);
     if (!a) throw py::type_error(std::string(what) + "() must return an array of numbers");
     if (a.size() != n_ || (a.ndim() != 1 && !(a.ndim() == 2 && (a.shape(0) == 1 || a.shape(1) == 1))))
@@ -280,6 +292,7 @@ class PyProblem final : public senda::Problem {
     py::array_t<double, py::array::c_style | py::array::forcecast> data;
   };
   Csc csc(const py::object& m) const {
+    refuse_complex(m, "tangent");
     py::object c = m.attr("tocsc")();
     const auto shape = c.attr("shape").cast<std::pair<long, long>>();
     if (shape.first != n_ || shape.second != n_)
@@ -295,6 +308,7 @@ class PyProblem final : public senda::Problem {
   }
 
   py::array_t<double, py::array::c_style | py::array::forcecast> dense(const py::object& m) const {
+    refuse_complex(m, "tangent");
     auto a = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(m);
     if (!a || a.ndim() != 2 || a.shape(0) != n_ || a.shape(1) != n_)
       throw py::value_error("tangent() must return an n x n array or scipy.sparse matrix, n = " +

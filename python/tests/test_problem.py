@@ -492,3 +492,24 @@ def test_lambda_bounds_must_hold_the_start():
     r = senda.trace(VonMises(0.5), {"explorer.path.initial_load_increment": 0.005, "explorer.path.lambda_min": 0.0,
                                     "explorer.path.lambda_max": 0.01})
     assert r.termination == "completed" and r.path.lam.max() < 0.02
+
+
+def test_complex_values_are_refused():
+    # numpy casts complex to float with a ComplexWarning only, and the run went on with
+    # the real parts: a residual or tangent with complex values is a TypeError.
+    class ComplexResidual(Quartic):
+        def residual(self, q, lam):
+            return super().residual(q, lam) + 0j
+
+    class ComplexTangent(Quartic):
+        def tangent(self, q, lam):
+            return super().tangent(q, lam).astype(complex)
+
+    class ComplexDenseTangent(Quartic):
+        def tangent(self, q, lam):
+            return super().tangent(q, lam).toarray() + 1e-3j
+
+    for problem, what in ((ComplexResidual(), "residual"), (ComplexTangent(), "tangent"),
+                          (ComplexDenseTangent(), "tangent")):
+        with pytest.raises(TypeError, match=rf"{what}\(\) returned complex numbers"):
+            senda.trace(problem, QUARTIC_OPTIONS)
