@@ -263,8 +263,8 @@ class PyProblem final : public senda::Problem {
   // ComplexWarning only, and the run went on with the real parts. Refused instead
   // (np.iscomplexobj reads the dtype of arrays and scipy.sparse matrices, and converts
   // a list).
-  static void refuse_complex(const py::object& o, const char* what) {
-    if (py::module_::import("numpy").attr("iscomplexobj")(o).cast<bool>())
+  void refuse_complex(const py::object& o, const char* what) const {
+    if (iscomplexobj_(o).cast<bool>())
       throw py::type_error(std::string(what) +
                            "() returned complex numbers: Senda's unknowns, residual and tangent are real (return "
                            "the real part, e.g. .real, where the imaginary part is zero by construction)");
@@ -462,6 +462,7 @@ class PyProblem final : public senda::Problem {
   }
 
   py::object obj_, residual_, tangent_;
+  py::object iscomplexobj_ = py::module_::import("numpy").attr("iscomplexobj");  // refuse_complex
   std::optional<py::object> load_derivative_;
   bool proportional_ = false;
   int n_ = 0;

@@ -606,10 +606,14 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   // up to it (as marked since: a switch to SPB at its iteration raises its last entry),
   // and K and r at it for v = K̃⁻¹r below. A check candidate keeps how far the update
   // after it moved λ (the iterate in hand, when that update was made).
+  // How far the iterate in hand has moved λ from the candidate's, relative to λ's span.
+  const auto move_from_candidate = [&] {
+    return std::abs(lambda - floor_candidate->point.lambda) /
+           std::max({std::abs(floor_candidate->point.lambda), lambda_span_hint, 1e-300});
+  };
   const auto stand_candidate = [&] {
     if (floor_candidate->check && cp.residual_history.size() > floor_candidate->point.residual_history.size())
-      lambda_move = std::abs(lambda - floor_candidate->point.lambda) /
-                    std::max({std::abs(floor_candidate->point.lambda), lambda_span_hint, 1e-300});
+      lambda_move = move_from_candidate();
     std::vector<double> history = std::move(cp.residual_history);
     cp = std::move(floor_candidate->point);
     history.resize(cp.residual_history.size());
@@ -661,9 +665,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     // tested as any other (and checked in turn when it meets the tests). At a floor
     // the residual does not fall.
     if (floor_candidate && floor_candidate->check && std::isfinite(res) &&
-        res < 0.1 * floor_candidate->point.residual &&
-        std::abs(lambda - floor_candidate->point.lambda) >
-            options.tolerance * std::max({std::abs(floor_candidate->point.lambda), lambda_span_hint, 1e-300}))
+        res < 0.1 * floor_candidate->point.residual && move_from_candidate() > options.tolerance)
       floor_candidate.reset();
     if (!std::isfinite(res)) {
       if (floor_candidate) {  // the update after a candidate: it stands
