@@ -561,6 +561,17 @@ void Builder::read_elements() {
     use_translations(a.index);
     use_translations(b.index);
   };
+  // The bound first, from the records alone: a mesh group's bars are counted before
+  // any is built.
+  const long max_elements = *c_.integer("model.max_elements");
+  long elements = static_cast<long>(records("model.spring").size() + records("model.penalty_fix").size() +
+                                    records("model.penalty_tie").size());
+  for (const Fields& f : records("model.truss"))
+    elements += f.size() > 0 && is_group(f[0]) ? static_cast<long>(group_elements(f, 0, true).size()) : 1;
+  if (elements > max_elements)
+    c_.fail(c_.find("model.max_elements") ? c_.find("model.max_elements") : mesh_entry_, "model.max_elements",
+            "the model has " + std::to_string(elements) + " trusses, springs and penalty elements, more than model.max_elements = " +
+                std::to_string(max_elements) + " (raise model.max_elements for a larger model)");
   for (const Fields& f : records("model.truss")) {
     if (f.size() > 0 && is_group(f[0])) {  // group:NAME EA [STRAIN]
       f.require(2, 3);
@@ -581,15 +592,6 @@ void Builder::read_elements() {
   // long: a user id may be 2147483647 (the largest int), and so may id + N − 1.
   long next_node_id = nodes_.empty() ? 1 : nodes_.rbegin()->first + 1L;
   std::vector<Member> members;  // beam members in input order, meshed after the hinges are read
-  const long max_elements = *c_.integer("model.max_elements");
-  long elements = static_cast<long>(records("model.spring").size() + records("model.penalty_fix").size() +
-                                    records("model.penalty_tie").size());
-  for (const Fields& f : records("model.truss"))
-    elements += f.size() > 0 && is_group(f[0]) ? static_cast<long>(group_elements(f, 0, true).size()) : 1;
-  if (elements > max_elements)
-    c_.fail(mesh_entry_, "model.max_elements",
-            "the model has " + std::to_string(elements) + " trusses, springs and penalty elements, more than model.max_elements = " +
-                std::to_string(max_elements) + " (raise model.max_elements for a larger model)");
   // The 3D member has its own syntax (the option table's is the 2D one, kept for
   // the 2D messages).
   std::vector<Fields> beams = records("model.beam");

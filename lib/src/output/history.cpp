@@ -161,7 +161,11 @@ std::string simulation_summary_json(const SimulationInfo& info, const dynamics::
   ordered_json fin;
   for (std::size_t k = 0; k < info.track.size(); ++k) {
     fin[info.track_columns[k]] = in.state().q[info.track[k]];
-    fin["v" + info.track_columns[k].substr(1)] = in.state().v[info.track[k]];
+    // "u_2_ux" -> "v_2_ux" (built in place: GCC 12 warns -Wrestrict, falsely, on
+    // "v" + std::string&&)
+    std::string velocity = info.track_columns[k];
+    if (!velocity.empty()) velocity[0] = 'v';
+    fin[velocity] = in.state().v[info.track[k]];
   }
   j["final"] = fin;
   j["wall_time_s"] = wall_time_s;
