@@ -6,7 +6,9 @@
 # "# command: NAME" is run by the program given as NAME=PROGRAM after WORK_DIR
 # (cosim=build/apps/cosim for the co-simulation cases, e.g. 250-269, dome=build/apps/dome for
 # the options files of the dome generator, 440-459, simulate=build/apps/simulate for the
-# [dynamics] cases that only simulate reaches, e.g. 502-511). Run in SOURCE_DIR.
+# [dynamics] cases that only simulate reaches, e.g. 502-511). A line "# expect-not: TEXT"
+# among the first five says TEXT must not be in the message (a hint that does not apply).
+# Run in SOURCE_DIR.
 # usage: bad_input.sh TRACE SOURCE_DIR WORK_DIR [NAME=PROGRAM ...]
 set -u
 trace=$1; src=$2; work=$3; shift 3
@@ -19,12 +21,15 @@ cd "$src" || exit 1
 fail=0; n=0
 check() {  # name cfg expect [program]
   local name=$1 cfg=$2 expect=$3 out="$work/out-$1" run=${4:-$trace}
+  local unexpected=""
+  [ -f "$cfg" ] && unexpected=$(head -n 5 "$cfg" | sed -n 's/^# expect-not: //p' | head -n 1)
   n=$((n + 1))
   "$run" "$cfg" --out "$out" > "$work/$name.stdout" 2> "$work/$name.stderr"
   local rc=$?
   local err; err=$(cat "$work/$name.stderr")
   if [ "$rc" -ne 2 ]; then echo "FAIL $name: exit $rc, expected 2; stderr: $err"; fail=1; return; fi
   if [[ "$err" != *"$expect"* ]]; then echo "FAIL $name: message lacks '$expect'; got: $err"; fail=1; return; fi
+  if [[ -n "$unexpected" && "$err" == *"$unexpected"* ]]; then echo "FAIL $name: message has '$unexpected'; got: $err"; fail=1; return; fi
   if [[ "$err" != *"$cfg"* && "$err" != *"<command line>"* ]]; then echo "FAIL $name: message does not name the file: $err"; fail=1; return; fi
   if [ -e "$out" ]; then echo "FAIL $name: wrote $out"; fail=1; return; fi
   echo "ok   $name: $err"

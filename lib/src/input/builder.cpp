@@ -1911,8 +1911,11 @@ void check_mechanism(const Spec& spec) {
   bool ball_joints = false;
   for (int eq = 0; m.dim() == 3 && eq < m.size() && !ball_joints; ++eq)
     ball_joints = m.equation_dof(eq).slot > 0 && rotation(eq);
+  // Not for one member's own rotation alone (tests/bad-input/428: a member ball-jointed at
+  // one end, free about its axis there): the message's own-rotation advice is the cause.
   const auto spin_hint = [&](const std::vector<int>& eqs) -> std::string {
-    if (!ball_joints || std::none_of(eqs.begin(), eqs.end(), rotation)) return {};
+    const bool one_own = eqs.size() == 1 && !c.more && rotation(eqs[0]) && m.equation_dof(eqs[0]).slot > 0;
+    if (!ball_joints || std::none_of(eqs.begin(), eqs.end(), rotation) || one_own) return {};
     return "; if a line of several members (a girder meshed into several lines, or typed as several members) is "
            "ball-jointed at both of its ends, it turns freely about itself, a spin that Senda holds only for one "
            "member released at both ends (beam = ID NODE_A NODE_B ... N): type the line as one member, or let a "
