@@ -276,6 +276,19 @@ class CosimBuilder {
                          core::format_g(limit, 6), core::format_g(macro / divisions, 6), core::format_g(divisions, 15)),
              "h < 2/omega_max, or integrator=exact (stable for any step)");
     }
+    // A start whose energy overflows (v0 = 1e200: ½ m v0² = inf) ran one macro step and
+    // ended "diverged" with E = inf and a NaN energy error: refused here, as simulate's
+    // dynamics.velocity is. The inputs are taken as zero (the connections come later).
+    {
+      const cosim::Unit& u = *s.units.back().unit;
+      const std::vector<double> zero(static_cast<std::size_t>(u.input_count()), 0.0);
+      if (const double e0 = u.energy(zero); !std::isfinite(e0))
+        f.fail(fmt::format("its initial energy (1/2 v0^T M v0 + 1/2 x0^T K x0, with the coupling spring at zero "
+                           "input) is {}: not finite (v0 = {}, x0 = {})",
+                           core::format_g(e0, 6), core::format_g(sys.v0.cwiseAbs().maxCoeff(), 6),
+                           core::format_g(sys.x0.size() ? sys.x0.cwiseAbs().maxCoeff() : 0.0, 6)),
+               "a start whose energy is finite");
+    }
     unit_entries_.push_back(&e);
   }
 
