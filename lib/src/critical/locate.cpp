@@ -717,7 +717,16 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     // that straddles it, 8.2e-11, 1.3e-10, 1.3e-10, … for a lateral-torsional
     // buckling beam, is one), and the update no longer halves. λ and φ are judged
     // each on its own: φ at its floor does not excuse a λ still converging linearly.
-    const bool at_floor = it > 0 && h[static_cast<std::size_t>(it) - 1] <= 10.0 * tol;
+    // Nor a residual that has just fallen tenfold or more: Newton still converging, at
+    // a floor the residual does not fall (Lee's frame at critical.tolerance = 1e-6:
+    // LP2's residuals 4.7e-9, 1.3e-7, 2.1e-11 with λ's update not halved, accepted at
+    // the third "at the residual's round-off floor", λ 2.6e-6 off, where the next
+    // iterate has 7.7e-15 and λ to round-off).
+    const auto flat = [&](int k) {  // iterate k at a floor: near tol, and the residual after it did not fall tenfold
+      const auto j = static_cast<std::size_t>(k);
+      return h[j] <= 10.0 * tol && !(h[j + 1] < 0.1 * h[j]);
+    };
+    const bool at_floor = it > 0 && flat(it - 1);
     const bool lambda_ok = dl_abs <= 100.0 * tol * lambda_span && theta * dl_abs <= tol * lambda_span;
     const bool lambda_floor = at_floor && dl_abs >= 0.5 * dl_previous && dl_abs <= root_tol * lambda_span;
     const bool phi_ok = last_dphi <= 100.0 * tol * pn;
@@ -765,7 +774,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
       // factorization count includes the check): where the check moves λ by more than
       // the tolerance, that is λ's floor and the point says so; by more than √tol, the
       // point is not located.
-      const bool established = it >= 2 && h[static_cast<std::size_t>(it) - 2] <= 10.0 * tol;
+      const bool established = it >= 2 && at_floor && flat(it - 2);
       // An iterate that meets the tests after a floor candidate (λ contracted after
       // all) is checked in turn; it stands if its check does not meet them.
       if ((lambda_ok || !established) && !floor_candidate && it < options.max_iterations) {
