@@ -53,6 +53,17 @@ constexpr double kLoadControlJump = 1.5;
 // Check (c') of a step (λ where ψ leaves it out of the norm): a correction of λ below
 // this fraction of |λ| (and of the path's largest load increment) is never a jump.
 constexpr double kLambdaJumpFloor = 1e-3;
+// Displacement control: a step whose corrector moved λ, beyond what the predictor did,
+// by more than this fraction of |λ| and the path's largest load increment converged
+// on another path at the prescribed displacement (the star dome's branch from BP1
+// under control of the apex: λ from 18.42 to −4.37 in one step, 1.24 of |λ|).
+constexpr double kControlLambdaJump = 0.5;
+// ... and more than this many times the path's largest |Δλ| so far. Measured
+// (2026-12-07) on the displacement-controlled paths of von Mises, three-bar, Lee's
+// frame, the deep arch, Eriksson's frame and the star dome: the steps that stay on
+// their path reach 1.3 of (|λ| + that largest |Δλ|) where λ crosses zero, but at
+// most 2 times the largest |Δλ|; the star dome's jump was 1.24 and 4 800 times.
+constexpr double kControlStepGrowth = 10.0;
 // The scaling (eq. 2.10): a kind of unknown whose block of the first tangent,
 // measured as a length, is below this fraction of the largest is one the load does
 // not move (round-off, or a response too small to set a unit by).
@@ -833,6 +844,28 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
     if (corrected > std::max(predicted, kMaxCorrectionFloor * ds)) {
       why = "the step jumped (the corrector moved the displacements by " + format_number(corrected) +
             " from the predictor, which moved them by " + format_number(predicted) + ", in the scaled norm)";
+      return false;
+    }
+  }
+  // (c'') Displacement control, past a path's first step: the prescribed dof fixes
+  // the step and λ is free, so a corrector at that displacement can converge on any
+  // path that has it. On a branch whose tangent hardly moves the controlled dof (an
+  // asymmetric branch of the star dome controlled at its apex: its share of the
+  // tangent 5e-5) the prescribed step is a long way along the branch: the star dome's
+  // branch from BP1 went from λ = 18.42 to −4.37 in one step (the predictor alone
+  // moved it by −13.3, the path's steps before by 0.005), across a fold and a
+  // bifurcation, and crawled on another path with nothing said. A step that moves λ
+  // by more than kControlLambdaJump of |λ| (and of the largest |Δλ| so far) and by
+  // more than kControlStepGrowth times that largest |Δλ| is cut; the step control
+  // grows Δλ by a factor of about 2 at most.
+  if (k == ConstraintKind::DisplacementControl && !first_step_constraint_ && lambda_step_scale_ > 0.0) {
+    const double moved = std::abs(secant_l);
+    if (moved > kControlLambdaJump * (std::abs(current_.lambda) + lambda_step_scale_) &&
+        moved > kControlStepGrowth * lambda_step_scale_) {
+      why = "the step jumped in lambda (by " + format_number(secant_l) + " from lambda = " +
+            format_number(current_.lambda) + ", where the path's steps had moved it by " +
+            format_number(lambda_step_scale_) + " at most: at the prescribed displacement the corrector found "
+            "another path; where the controlled dof hardly moves along the path, an arc-length constraint follows it)";
       return false;
     }
   }
