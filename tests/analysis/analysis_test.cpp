@@ -150,6 +150,31 @@ TEST_CASE("analysis: a stop request ends the run as interrupted", "[analysis][tr
   CHECK_THAT(slurp(dir / "summary.json"), Catch::Contains("\"termination\": \"interrupted\""));
 }
 
+TEST_CASE("analysis: a stop request during the location in the path's last step interrupts the run",
+          "[analysis][trace]") {
+  // von Mises: LP1 is crossed between points 7 and 8; with 8 steps that is the last
+  // step, and the request comes with the crossing, so the location of LP1 (which polls
+  // it) stops and the path is already done. It ended "completed", exit 0.
+  input::Config config = input::Config::read_file(kSource + "/problems/von-mises.cfg");
+  config.apply_override("stop.max_steps=8");
+  const input::Spec spec = input::build(config);
+  struct CrossStopper final : analysis::Observer {
+    int crossings = 0;
+    void on_crossing(int, const continuation::Crossing&) override { ++crossings; }
+    bool stop_requested() override { return crossings > 0; }
+  } ev;
+  const fs::path dir = scratch("interrupted-locating");
+  const analysis::TraceResult s = run_into(spec, dir, nullptr, &ev);
+  REQUIRE(ev.crossings == 1);
+  REQUIRE(s.critical_points.size() == 1);
+  CHECK_FALSE(s.critical_points[0].point.converged);
+  CHECK_THAT(s.critical_points[0].point.message, Catch::Contains("interrupted"));
+  CHECK(s.termination == continuation::Termination::Interrupted);
+  CHECK(trace_app::exit_code(s.termination) == 130);
+  CHECK(lines(slurp(dir / "path.csv")) == 10);  // the header, the start point and 8 steps
+  CHECK_THAT(slurp(dir / "summary.json"), Catch::Contains("\"termination\": \"interrupted\""));
+}
+
 TEST_CASE("analysis: the primary path from a start state (continuation.start_state)", "[analysis][trace]") {
   const input::Spec spec = input::load(kSource + "/problems/von-mises.cfg");
   // Closed form of problems/von-mises.cfg: lambda = P(w) = (h - w) w (2h - w) / L0^3, w = -u.

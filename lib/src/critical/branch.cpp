@@ -561,6 +561,15 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
       if (const std::string why = bound_inside_step(finder_.points(), step_found, f); !why.empty()) f.complete(why);
     if (rejoined || stalled) break;
   }
+  // A stop request that arrived while the critical points of the path's last step
+  // were located (the location polls it, and reports the point it stopped at "not
+  // located: interrupted") finds the path done, and the loop above polls no more: the
+  // run is interrupted all the same (it ended completed, exit 0, with a point left
+  // not located by the signal).
+  if (!interrupted_ && !landed && events.stop_requested()) {
+    f.interrupt();
+    interrupted_ = true;
+  }
   if (landed) {
     b.termination = BranchEnd::Jumped;
     b.message = "not traced: its first step from " + first->point->id + " (" + short_g(first->ds) +
