@@ -1922,10 +1922,28 @@ void check_mechanism(const Spec& spec) {
            "joint carry the twist, a one-axis hinge (about VX VY VZ), a two-axis joint (about VX VY VZ WX WY WZ, "
            "the two bending axes) or a spring K (docs/config.md, model.hinge)";
   };
+  // The line of the node of an unknown (its model.node line; an intermediate node of a
+  // meshed member has none: line stays 0, the file alone).
+  const auto node_line = [&](int eq, int& line, std::string& where) {
+    const int n = m.equation_dof(eq).node;
+    if (n >= 0 && n < static_cast<int>(spec.node_entries.size())) {
+      line = spec.node_entries[n].line;
+      where = spec.node_entries[n].file;
+    }
+  };
   if (c.kind == analysis::MechanismKind::NearlySingular) {
+    // At the line of the first node the mechanism moves that has one (a hinge's node for
+    // a member's own rotation there), as an exact zero pivot's message is (it had no
+    // line at all: "x.cfg: key 'model.fix': ...").
+    int line = 0;
+    std::string where = file;
+    for (int eq : c.moves) {
+      node_line(eq, line, where);
+      if (line > 0) break;
+    }
     std::string moves;
     for (int eq : c.moves) moves += (moves.empty() ? "" : ", ") + m.dof_name(eq);
-    throw ConfigError(file, 0, "model.fix",
+    throw ConfigError(where, line, "model.fix",
                       "the structure is a mechanism or is not supported: the tangent stiffness is " +
                           (c.status == linalg::FactorStatus::Ok
                                ? "nearly singular (smallest/largest pivot " + fmt::format("{:.3g}", c.pivot_ratio) + ")"
@@ -1936,16 +1954,11 @@ void check_mechanism(const Spec& spec) {
   std::string dofs;
   for (int eq : c.free_equations) dofs += (dofs.empty() ? "" : ", ") + m.dof_name(eq);  // "node 3 uy"
   if (c.more) dofs += ", ...";
-  // Locate the message at the first free dof's node line.
+  // Locate the message at the first free dof's node line (not for a member's own
+  // rotation at a hinge: the file alone, as before).
   int line = 0;
   std::string where = file;
-  for (int n = 0; n < m.node_count(); ++n)
-    for (int k = 0; k < model::kComponents; ++k)
-      if (m.equation(n, static_cast<model::Component>(k)) == c.free_equations.front() &&
-          n < static_cast<int>(spec.node_entries.size())) {
-        line = spec.node_entries[n].line;
-        where = spec.node_entries[n].file;
-      }
+  if (m.equation_dof(c.free_equations.front()).slot == 0) node_line(c.free_equations.front(), line, where);
   const bool several = c.free_equations.size() > 1;
   // A member's own rotation at a hinge cannot be fixed: say what holds it.
   bool own = false;
