@@ -176,6 +176,34 @@ TEST_CASE("defaults: a curve's keys without a curve to follow are said to have n
   CHECK(f.notes.empty());
 }
 
+TEST_CASE("defaults: one-element Simo-Reissner members of a frame are said to be too stiff", "[input][defaults]") {
+  // A portal frame typed without N (the default 1): one element of one integration
+  // point cannot bend in double curvature, and the sway went into shear, 8 400 times
+  // the hand value of the sway stiffness, with nothing said.
+  const auto portal = [](const std::string& n, const std::string& extra = "") {
+    return "[model]\nnode = 1 0 0\nnode = 2 0 4\nnode = 3 6 4\nnode = 4 6 0\n" + extra +
+           "beam = 100 1 2 1e8 1e8 1e4" + n + "\nbeam = 200 2 3 1e8 1e8 1e4" + n + "\nbeam = 300 4 3 1e8 1e8 1e4" +
+           n + "\nfix = 1 ux uy rz\nfix = 4 ux uy rz\nload = 2 ux 1\n";
+  };
+  const input::Spec one = input::build(input::Config::parse(portal(""), "portal.cfg"));
+  REQUIRE(one.notes.size() == 1);
+  CHECK(one.notes[0].rfind("portal.cfg:6: model.beam: 3 members have one element (N = 1, the default; members 100, "
+                           "200, 300)", 0) == 0);
+  CHECK(input::build(input::Config::parse(portal(" 4"), "portal.cfg")).notes.empty());
+  CHECK(input::build(input::Config::parse(portal("", "beam_formulation = corotational\n"), "portal.cfg"))
+            .notes.empty());
+  // A member meshed by hand, one element per member in line (a column of two
+  // members, and a curve of members at 20°), is a discretization: nothing said.
+  const std::string column =
+      "[model]\nnode = 1 0 0\nnode = 2 0 1\nnode = 3 0 2\nbeam = 1 1 2 1e4 1e4 1\nbeam = 2 2 3 1e4 1e4 1\n"
+      "fix = 1 ux uy rz\nload = 3 uy -1\n";
+  CHECK(input::build(input::Config::parse(column, "column.cfg")).notes.empty());
+  const std::string curve =
+      "[model]\nnode = 1 0 0\nnode = 2 1 0\nnode = 3 1.9397 0.3420\nbeam = 1 1 2 1e4 1e4 1\n"
+      "beam = 2 2 3 1e4 1e4 1\nfix = 1 ux uy rz\nload = 3 uy -1\n";
+  CHECK(input::build(input::Config::parse(curve, "curve.cfg")).notes.empty());
+}
+
 TEST_CASE("defaults: validate() names the field of a bad value", "[analysis][defaults]") {
   analysis::AnalysisOptions o;
   CHECK(o.validate().empty());
