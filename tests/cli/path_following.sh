@@ -397,7 +397,7 @@ if want $case; then
   run $case-loose "$src/problems/three-bar.cfg" --primary-only critical.tolerance=1e-5
   run $case-relocated "$src/problems/three-bar.cfg" --from "$work/$case-loose/states/BP1.json"
   [ $rc -eq 0 ] || die "a looser state: exit $rc: $(message $case-relocated)"
-  grep -q 're-located to this run.s critical.tolerance: lambda 0.333333371367 -> 0.333333333333' \
+  grep -q 're-located in this model: lambda 0.333333371367 -> 0.333333333333; the state was located at a looser critical.tolerance' \
     "$work/$case-relocated/summary.json" || die "a looser state: re-location not said"
   # A first step asked for on the command line does not apply to branches from a
   # saved point (it was ignored in silence): refused, naming the ratio that does.

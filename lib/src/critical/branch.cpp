@@ -801,8 +801,13 @@ bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scali
   if (!finder_.same_point(again, bp)) {
     // Its state and load factor as this run locates them (the mode, the particular
     // solution and the bifurcation equation stay the state's).
-    primary.message += " (re-located to this run's critical.tolerance: lambda " + core::format_g(bp.lambda, 12) +
-                       " -> " + core::format_g(again.lambda, 12) + ")";
+    // The cause cannot be told from the state: a looser critical.tolerance where it was
+    // located, or a model changed by little (a pinned column's GA_s from 1e7 to 1e6
+    // moved its BP by 9e-5 relative, and passed the check above).
+    primary.message += " (re-located in this model: lambda " + core::format_g(bp.lambda, 12) + " -> " +
+                       core::format_g(again.lambda, 12) +
+                       "; the state was located at a looser critical.tolerance, or written by a slightly different "
+                       "model, whose mode and bifurcation equation the branches start from)";
     saved.q = again.q;
     saved.lambda = again.lambda;
   }
