@@ -815,6 +815,10 @@ bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scali
   saved.switched = false;
   saved.branches = {-1};  // found on a branch not traced in this run
   const int index = finder_.adopt(saved);
+  // Its files (mode, state, drawings) as for a point located in this run: summary.json
+  // names modes/<id>.csv for every converged point, and a --from run listed one it
+  // had not written (nor drawn, nor put in the VTK modes).
+  events.on_critical(branches_.back(), finder_.points()[static_cast<std::size_t>(index)], true);
   std::vector<Pending> queue{{index, -1, 1}};
   for (std::size_t k = 0; k < queue.size() && !interrupted_; ++k) switch_at(queue[k], events, queue);
   return true;
