@@ -208,6 +208,10 @@ TEST_CASE("sweep: specification and values", "[input][parameters][sweep]") {
   const auto l = analysis::sweep_values(parse_sweep("EA=1e-4:1e-2:3:log", c));
   REQUIRE(l.size() == 3);
   CHECK(l[1] == Approx(1e-3).epsilon(1e-14));
+  // The values a user typed, to the last digit (0.1 + 0.3 · 2/3 was 0.30000000000000004
+  // in sweep.csv, a log sweep's 1e-5 was 9.999999999999997e-06).
+  CHECK(analysis::sweep_values(parse_sweep("H=0.1:0.4:4", c)) == std::vector<double>{0.1, 0.2, 0.3, 0.4});
+  CHECK(analysis::sweep_values(parse_sweep("EA=1e-6:1e-3:4:log", c)) == std::vector<double>{1e-6, 1e-5, 1e-4, 1e-3});
   CHECK(analysis::sweep_values(parse_sweep("H=2:3:1", c)) == std::vector<double>{2.0});
   auto err = [&](const std::string& t) {
     try {

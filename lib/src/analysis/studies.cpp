@@ -13,9 +13,16 @@ std::vector<double> sweep_values(const SweepSpec& s) {
       break;
     }
     const double t = static_cast<double>(k) / (s.count - 1);
-    if (k == s.count - 1) v.push_back(s.stop);
-    else if (s.log) v.push_back(s.start * std::pow(s.stop / s.start, t));
-    else v.push_back(s.start + (s.stop - s.start) * t);
+    double x = s.stop;
+    if (k < s.count - 1) x = s.log ? s.start * std::pow(s.stop / s.start, t) : s.start + (s.stop - s.start) * t;
+    // To 15 significant digits: 0.1:0.4:4 gives 0.3, not 0.1 + 0.3·(2/3) =
+    // 0.30000000000000004, which sweep.csv and the run's lines printed (the value a
+    // user reads, and the one the model is built with, a change of 1e-16 relative).
+    if (k > 0 && k < s.count - 1 && std::isfinite(x) && x != 0.0) {
+      const double scale = std::pow(10.0, 14 - static_cast<int>(std::floor(std::log10(std::abs(x)))));
+      if (std::isfinite(scale) && std::isfinite(x * scale)) x = std::round(x * scale) / scale;
+    }
+    v.push_back(x);
   }
   return v;
 }
