@@ -56,7 +56,9 @@ json open_state(const fs::path& file, int unknowns, const std::string& fingerpri
   // A state holds a few vectors of n reals (17 digits each): bound it by that, generously.
   const std::uintmax_t bound = 4096u + 64u * 8u * static_cast<std::uintmax_t>(std::max(unknowns, 1));
   if (fs::file_size(file, ec) > bound || ec)
-    throw ConfigError(name, 0, key, "the saved state is larger than a state of this model can be");
+    throw ConfigError(name, 0, key,
+                      "the saved state is larger than a state of this model (" + std::to_string(unknowns) +
+                          " unknowns) can be: it is from another, larger model, or not a state");
   std::ifstream in(file);
   if (!in) throw ConfigError(name, 0, key, "cannot open the saved state");
   json j;
