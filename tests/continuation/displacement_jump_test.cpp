@@ -7,7 +7,8 @@
 // first step by 0.005), across a fold and a bifurcation of another path, and the
 // branch crawled on there with nothing said. The step is now cut: the branches follow
 // their path down to where the apex's uz turns (the arc-length branch of the same
-// file has its largest uz, −9.936, between λ = 0.69 and −1.65), and end there.
+// file has its largest uz, −9.936, between λ = 0.69 and −1.65), and end there,
+// saying so.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
@@ -51,6 +52,10 @@ TEST_CASE("displacement control: a branch step that jumps in lambda is cut", "[c
     for (std::size_t k = 1; k < l.size(); ++k) CHECK(std::abs(l[k] - l[k - 1]) < 2.0);
     CHECK(l.back() < 0.69);
     CHECK(l.back() > -1.65);
+    // Both say so: the share of the apex in the branch's tangent is judged against the
+    // most it reached (1.5e-2), not its 8e-4 at the branch's start (one of the two
+    // ended "no convergence in 15 iterations", nothing more).
+    CHECK(b.message.find("node 1 uz reaches a turning point") != std::string::npos);
   }
   CHECK(branches_from_bp1 == 2);
   // The multiple points the jumping steps bracketed (λ in [−4.37, 18.42]) are gone.

@@ -465,6 +465,7 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
     }
     control_sign_ = tq_[j] > 0.0 ? 1 : -1;
     control_share0_ = share;
+    control_share_max_ = share;
   }
   unit_load_length_ = scaling_.norm(v, 1.0);
   // The first step must be one the residual test resolves (resolvable_step()): a
@@ -585,6 +586,7 @@ bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& t
   // the controlled dof moves only to second order.
   control_sign_ = 0;
   control_share0_ = 0.0;
+  control_share_max_ = 0.0;
   eval_residual(q0, lambda0, g);
   current_ = PathPoint{};
   current_.q = q0;
@@ -903,13 +905,14 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
 bool PathFollower::control_at_turning_point() const {
   const int j = options_.control_dof;
   if (j < 0 || control_share0_ <= 0.0) return false;
-  return std::abs(scaling_.w[j] * tq_[j]) < kTurningShareFraction * control_share0_;
+  return std::abs(scaling_.w[j] * tq_[j]) < kTurningShareFraction * std::max(control_share0_, control_share_max_);
 }
 
 std::string PathFollower::control_turning_message() const {
   const int j = options_.control_dof;
   return "displacement control: " + problem_.dof_name(j) + " reaches a turning point near lambda = " +
-         format_number(current_.lambda) + " (its share of the path's tangent fell from " + format_number(control_share0_) +
+         format_number(current_.lambda) + " (its share of the path's tangent fell from " +
+         format_number(std::max(control_share0_, control_share_max_)) +
          " to " + format_number(std::abs(scaling_.w[j] * tq_[j])) +
          "); displacement control cannot pass it, use an arc-length constraint";
 }
@@ -1063,6 +1066,11 @@ bool PathFollower::advance() {
       }
       control_share0_ = std::abs(scaling_.w[j] * tq_[j]);
     }
+    // The largest share along the path: a branch may start where the controlled dof
+    // hardly moves (the star dome's asymmetric branches at their apex: 8e-4) and turn
+    // it later; its turning point is judged against the most it moved.
+    if (options_.constraint == ConstraintKind::DisplacementControl && options_.control_dof >= 0)
+      control_share_max_ = std::max(control_share_max_, std::abs(scaling_.w[options_.control_dof] * tq_[options_.control_dof]));
     // The secant of the first step of a branch (start_along: a pseudo-arclength step
     // from a singular point along a branch tangent) is not used: the next step's
     // root is chosen against its own predictor, as before.
