@@ -212,6 +212,7 @@ TEST_CASE("sweep: specification and values", "[input][parameters][sweep]") {
   // in sweep.csv, a log sweep's 1e-5 was 9.999999999999997e-06).
   CHECK(analysis::sweep_values(parse_sweep("H=0.1:0.4:4", c)) == std::vector<double>{0.1, 0.2, 0.3, 0.4});
   CHECK(analysis::sweep_values(parse_sweep("EA=1e-6:1e-3:4:log", c)) == std::vector<double>{1e-6, 1e-5, 1e-4, 1e-3});
+  CHECK(analysis::sweep_values(parse_sweep("H=-0.3:0.3:3", c)) == std::vector<double>{-0.3, 0.0, 0.3});
   CHECK(analysis::sweep_values(parse_sweep("H=2:3:1", c)) == std::vector<double>{2.0});
   auto err = [&](const std::string& t) {
     try {

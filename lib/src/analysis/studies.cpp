@@ -18,6 +18,8 @@ std::vector<double> sweep_values(const SweepSpec& s) {
     // To 15 significant digits: 0.1:0.4:4 gives 0.3, not 0.1 + 0.3·(2/3) =
     // 0.30000000000000004, which sweep.csv and the run's lines printed (the value a
     // user reads, and the one the model is built with, a change of 1e-16 relative).
+    // A linear range across zero: its zero exactly (-0.3:0.3:3 gave -5.6e-17).
+    if (!s.log && std::abs(x) <= 1e-14 * std::max(std::abs(s.start), std::abs(s.stop))) x = 0.0;
     if (k > 0 && k < s.count - 1 && std::isfinite(x) && x != 0.0) {
       const double scale = std::pow(10.0, 14 - static_cast<int>(std::floor(std::log10(std::abs(x)))));
       if (std::isfinite(scale) && std::isfinite(x * scale)) x = std::round(x * scale) / scale;
