@@ -12,6 +12,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -63,4 +65,27 @@ TEST_CASE("displacement control: a branch step that jumps in lambda is cut", "[c
     INFO(p.point.id << ": " << p.point.message);
     CHECK(!(p.point.lambda_before > 18.0 && p.point.lambda_after < -4.0));
   }
+}
+
+TEST_CASE("displacement control: a stiffening path from rest is not taken for a jump", "[continuation][displacement]") {
+  // The von Mises truss almost flat (rise 0.001 for 0.5): from rest λ ~ w³, and a step
+  // grows |Δλ| twentyfold while the apex's share of the tangent falls. A first version
+  // of the jump check cut such a step; it applies to paths started along a tangent.
+  std::ifstream in(std::string(SENDA_SOURCE_DIR) + "/problems/von-mises.cfg");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string cfg = text.str();
+  const std::string rise = "node = 2  0.0 0.5";
+  REQUIRE(cfg.find(rise) != std::string::npos);
+  cfg.replace(cfg.find(rise), rise.size(), "node = 2  0.0 0.001");
+  input::Config c = input::Config::parse(cfg, "von-mises-flat.cfg");
+  for (const char* o : {"continuation.constraint=displacement", "continuation.control=2 uy",
+                        "continuation.initial_step=1e-8", "continuation.max_step_ratio=1e6", "stop.displacement=2 uy 3"})
+    c.apply_override(o);
+  const input::Spec spec = input::build(c);
+  const analysis::TraceResult r = senda::testing::run_into(
+      spec, std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / "displacement-jump-stiffening", &c);
+  INFO(r.message);
+  CHECK(r.termination == continuation::Termination::Completed);
+  CHECK(r.stats.failed_steps == 0);
 }

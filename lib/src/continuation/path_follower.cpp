@@ -53,16 +53,16 @@ constexpr double kLoadControlJump = 1.5;
 // Check (c') of a step (λ where ψ leaves it out of the norm): a correction of λ below
 // this fraction of |λ| (and of the path's largest load increment) is never a jump.
 constexpr double kLambdaJumpFloor = 1e-3;
-// Displacement control: a step whose corrector moved λ, beyond what the predictor did,
-// by more than this fraction of |λ| and the path's largest load increment converged
-// on another path at the prescribed displacement (the star dome's branch from BP1
-// under control of the apex: λ from 18.42 to −4.37 in one step, 1.24 of |λ|).
+// Displacement control, where the controlled dof is less than kControlShareSmall of
+// the unit tangent at the step's start (a prescribed step is then more than 10 times
+// as long along the path): a step that moves λ by more than kControlLambdaJump of |λ|
+// and of the path's largest |Δλ| so far, and more than kControlStepGrowth times that
+// largest |Δλ|, converged on another path at the prescribed displacement (the star
+// dome's branch from BP1 under control of the apex, its share 8e-4: λ from 18.42 to
+// −4.37 in one step, 1.24 of |λ| and 4 800 times the largest |Δλ|). Judged on paths
+// started along a tangent only (advance(), check (c'')).
+constexpr double kControlShareSmall = 0.1;
 constexpr double kControlLambdaJump = 0.5;
-// ... and more than this many times the path's largest |Δλ| so far. Measured
-// (2026-12-07) on the displacement-controlled paths of von Mises, three-bar, Lee's
-// frame, the deep arch, Eriksson's frame and the star dome: the steps that stay on
-// their path reach 1.3 of (|λ| + that largest |Δλ|) where λ crosses zero, but at
-// most 2 times the largest |Δλ|; the star dome's jump was 1.24 and 4 800 times.
 constexpr double kControlStepGrowth = 10.0;
 // The scaling (eq. 2.10): a kind of unknown whose block of the first tangent,
 // measured as a length, is below this fraction of the largest is one the load does
@@ -856,11 +856,16 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
   // tangent 5e-5) the prescribed step is a long way along the branch: the star dome's
   // branch from BP1 went from λ = 18.42 to −4.37 in one step (the predictor alone
   // moved it by −13.3, the path's steps before by 0.005), across a fold and a
-  // bifurcation, and crawled on another path with nothing said. A step that moves λ
-  // by more than kControlLambdaJump of |λ| (and of the largest |Δλ| so far) and by
-  // more than kControlStepGrowth times that largest |Δλ| is cut; the step control
-  // grows Δλ by a factor of about 2 at most.
-  if (k == ConstraintKind::DisplacementControl && !first_step_constraint_ && lambda_step_scale_ > 0.0) {
+  // bifurcation, and crawled on another path with nothing said. Where the controlled
+  // dof is a small share of the tangent, a step that moves λ by more than
+  // kControlLambdaJump of |λ| (and of the largest |Δλ| so far) and by more than
+  // kControlStepGrowth times that largest |Δλ| is cut.
+  // Only on a path started along a tangent (a branch, or from a limit point): from
+  // rest, a stiffening path (λ ~ w³ near λ = 0) grows |Δλ| twentyfold in a step while
+  // its share of the tangent falls, and stays on its path.
+  if (k == ConstraintKind::DisplacementControl && !started_by_load_ && !first_step_constraint_ &&
+      lambda_step_scale_ > 0.0 && options_.control_dof >= 0 &&
+      std::abs(scaling_.w[options_.control_dof] * tq_[options_.control_dof]) < kControlShareSmall * scaling_.norm(tq_, tl_)) {
     const double moved = std::abs(secant_l);
     if (moved > kControlLambdaJump * (std::abs(current_.lambda) + lambda_step_scale_) &&
         moved > kControlStepGrowth * lambda_step_scale_) {

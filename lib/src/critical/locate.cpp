@@ -717,14 +717,16 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     // that straddles it, 8.2e-11, 1.3e-10, 1.3e-10, … for a lateral-torsional
     // buckling beam, is one), and the update no longer halves. λ and φ are judged
     // each on its own: φ at its floor does not excuse a λ still converging linearly.
-    // Nor a residual that has just fallen tenfold or more: Newton still converging, at
-    // a floor the residual does not fall (Lee's frame at critical.tolerance = 1e-6:
-    // LP2's residuals 4.7e-9, 1.3e-7, 2.1e-11 with λ's update not halved, accepted at
-    // the third "at the residual's round-off floor", λ 2.6e-6 off, where the next
-    // iterate has 7.7e-15 and λ to round-off).
-    const auto flat = [&](int k) {  // iterate k at a floor: near tol, and the residual after it did not fall tenfold
+    // Nor a residual that has just fallen tenfold or more to far below the tolerance
+    // (under tol/100): Newton still converging (Lee's frame at critical.tolerance =
+    // 1e-6: LP2's residuals 4.7e-9, 1.3e-7, 2.1e-11 with λ's update not halved,
+    // accepted at the third "at the residual's round-off floor", λ 2.6e-6 off, where
+    // the next iterate has 7.7e-15 and λ to round-off). A floor's noise that dips below
+    // tol (1.3e-10, 9e-12, 1.2e-10 at tol = 1e-10) is still a floor; a dip far below it
+    // costs one more iterate, which is back at the floor.
+    const auto flat = [&](int k) {  // iterate k at a floor: near tol, and the residual after it not fallen far below
       const auto j = static_cast<std::size_t>(k);
-      return h[j] <= 10.0 * tol && !(h[j + 1] < 0.1 * h[j]);
+      return h[j] <= 10.0 * tol && !(h[j + 1] < 0.1 * h[j] && h[j + 1] < 0.01 * tol);
     };
     const bool at_floor = it > 0 && flat(it - 1);
     const bool lambda_ok = dl_abs <= 100.0 * tol * lambda_span && theta * dl_abs <= tol * lambda_span;

@@ -298,7 +298,7 @@ class PathFollower {
   Vector v_, q_trial_, secant_q_;           // tangent solve, trial point, secant of the last step
   Vector new_secant_q_;                     // secant of the step being tried
   double secant_l_ = 0.0;
-  double lambda_step_scale_ = 0.0;          // the largest |Δλ| of this path's steps (check (c'))
+  double lambda_step_scale_ = 0.0;          // the largest |Δλ| of this path's steps (checks (c'), (c''))
   bool has_secant_ = false;                 // secant_q_ holds the last step of this path
   bool started_by_load_ = false;            // start(): a path from a loaded state, not a branch
   int load_jumps_ = 0;                      // load-controlled steps that jumped (advance())
