@@ -213,6 +213,12 @@ TEST_CASE("sweep: specification and values", "[input][parameters][sweep]") {
   CHECK(analysis::sweep_values(parse_sweep("H=0.1:0.4:4", c)) == std::vector<double>{0.1, 0.2, 0.3, 0.4});
   CHECK(analysis::sweep_values(parse_sweep("EA=1e-6:1e-3:4:log", c)) == std::vector<double>{1e-6, 1e-5, 1e-4, 1e-3});
   CHECK(analysis::sweep_values(parse_sweep("H=-0.3:0.3:3", c)) == std::vector<double>{-0.3, 0.0, 0.3});
+  CHECK(analysis::sweep_values(parse_sweep("EA=1e-10:1e-8:3:log", c)) == std::vector<double>{1e-10, 1e-9, 1e-8});
+  CHECK(analysis::sweep_values(parse_sweep("EA=-0.35:0.7:4", c)) == std::vector<double>{-0.35, 0.0, 0.35, 0.7});
+  // Where 15 digits would move a value by its spacing, it is left as computed.
+  const auto close = analysis::sweep_values(parse_sweep("H=1:1.00000000000001:3", c));
+  CHECK(close[1] > close[0]);
+  CHECK(close[1] < close[2]);
   CHECK(analysis::sweep_values(parse_sweep("H=2:3:1", c)) == std::vector<double>{2.0});
   auto err = [&](const std::string& t) {
     try {

@@ -1,28 +1,39 @@
 #include "senda/analysis/studies.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 
 namespace senda::analysis {
 
 std::vector<double> sweep_values(const SweepSpec& s) {
   std::vector<double> v;
+  if (s.count == 1) return {s.start};
+  const double lo = std::min(s.start, s.stop), hi = std::max(s.start, s.stop);
   for (int k = 0; k < s.count; ++k) {
-    if (s.count == 1) {
-      v.push_back(s.start);
-      break;
-    }
     const double t = static_cast<double>(k) / (s.count - 1);
     double x = s.stop;
     if (k < s.count - 1) x = s.log ? s.start * std::pow(s.stop / s.start, t) : s.start + (s.stop - s.start) * t;
-    // To 15 significant digits: 0.1:0.4:4 gives 0.3, not 0.1 + 0.3·(2/3) =
-    // 0.30000000000000004, which sweep.csv and the run's lines printed (the value a
-    // user reads, and the one the model is built with, a change of 1e-16 relative).
-    // A linear range across zero: its zero exactly (-0.3:0.3:3 gave -5.6e-17).
-    if (!s.log && std::abs(x) <= 1e-14 * std::max(std::abs(s.start), std::abs(s.stop))) x = 0.0;
-    if (k > 0 && k < s.count - 1 && std::isfinite(x) && x != 0.0) {
-      const double scale = std::pow(10.0, 14 - static_cast<int>(std::floor(std::log10(std::abs(x)))));
-      if (std::isfinite(scale) && std::isfinite(x * scale)) x = std::round(x * scale) / scale;
+    if (k > 0 && k < s.count - 1 && std::isfinite(x)) {
+      // The spacing here: what rounding must stay far below.
+      const double spacing = s.log ? std::abs(x * std::log(s.stop / s.start)) / (s.count - 1)
+                                   : std::abs(s.stop - s.start) / (s.count - 1);
+      // A linear range across zero: its zero exactly (-0.3:0.3:3 gave -5.6e-17).
+      if (!s.log && std::abs(x) <= 1e-9 * spacing) {
+        x = 0.0;
+      } else {
+        // The value as a user would type it, to 15 significant digits: 0.1:0.4:4 gives
+        // 0.3, not 0.1 + 0.3·(2/3) = 0.30000000000000004, which sweep.csv and the run's
+        // lines printed (and the model was built with); a log sweep's 1e-5 was
+        // 9.999999999999997e-06. Kept only where it moves the value by far less than the
+        // spacing and stays in the range (1:1.00000000000001:3 is left as computed).
+        char text[32];
+        std::snprintf(text, sizeof text, "%.15g", x);
+        const double y = std::strtod(text, nullptr);
+        if (std::isfinite(y) && y >= lo && y <= hi && std::abs(y - x) <= 1e-9 * spacing) x = y;
+      }
     }
     v.push_back(x);
   }
