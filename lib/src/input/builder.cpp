@@ -1246,6 +1246,10 @@ void Builder::read_supports_and_loads() {
     }
   }
   bool any_load = false;
+  // The reference loads per node and component, as the lines add up: lines that cancel
+  // (load = 2 uy -1 and load = 2 uy 1) leave λ scaling nothing, and the path ran to
+  // λ = 4 with every displacement zero.
+  std::map<std::pair<int, int>, double> sums;
   for (const char* key : {"model.load", "model.dead_load"}) {
     const bool reference = std::string_view(key) == "model.load";
     for (const Fields& f : records(key)) {
@@ -1284,7 +1288,7 @@ void Builder::read_supports_and_loads() {
           }
         } else if (reference) {
           model_->add_load(n->index, c, value);
-          if (value != 0.0) any_load = true;
+          sums[{n->index, static_cast<int>(c)}] += value;
           if (!first_load_) {
             first_load_ = &f.entry();
             first_load_dof_ = {n->index, c};
@@ -1295,13 +1299,20 @@ void Builder::read_supports_and_loads() {
       }
     }
   }
+  for (const auto& [dof, sum] : sums) any_load = any_load || sum != 0.0;
   if (!any_load) {
     const std::vector<const Entry*> loads = c_.all("model.load");
     if (loads.empty())
       c_.fail(nullptr, "model.load", "no load: give at least one 'load = NODE COMP VALUE' in [model]",
               "NODE COMP VALUE");
+    const bool cancel = std::any_of(loads.begin(), loads.end(), [&](const Entry* e) {
+      const std::vector<std::string> t = split_fields(e->value);
+      return t.size() >= 3 && std::strtod(t[2].c_str(), nullptr) != 0.0;
+    });
     throw ConfigError(loads.front()->file, loads.front()->line, "model.load",
-                      "every reference load is zero: lambda would scale nothing");
+                      cancel ? "the reference loads add up to zero at every node and component (lines on the same "
+                               "one add up, and these cancel): lambda would scale nothing"
+                             : "every reference load is zero: lambda would scale nothing");
   }
 }
 
