@@ -174,6 +174,14 @@ class Builder {
     Eigen::Vector3d axis2_a = Eigen::Vector3d::Zero(), axis2_b = Eigen::Vector3d::Zero();
   };
   std::vector<std::string> notes_;  // said by the command before the run (Spec::notes)
+  struct SingleElement {
+    const Entry* entry;
+    int id, a, b;
+    bool hinged_a, hinged_b;  // released there by a model.hinge
+    bool alone_a, alone_b;    // the only member at that node
+  };
+  std::vector<SingleElement> single_elements_;
+  void note_single_elements();
   void read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids);
   void read_thin_walled(std::vector<Member>& members, const std::map<int, Entry>& ids);
   void read_penalties(const std::function<int(const Fields&)>& check_id);
@@ -729,13 +737,8 @@ void Builder::read_elements() {
   }
   read_hinges(members, ids);
   read_thin_walled(members, ids);
-  // Typed Simo–Reissner members of one element that are not released at both ends:
-  // the element has one integration point and constant curvature, so a member bent
-  // in double curvature (a sway frame's columns) cannot bend and takes the sway in
-  // shear. A portal frame of such members (N left at its default 1) had its sway
-  // stiffness 8 400 times the hand value and no buckling up to 10 times its load,
-  // with nothing said. Said, not refused: a member pinned at one end, or a mesh
-  // group's lines, may be meant so.
+  // Typed Simo–Reissner members of one element: candidates for the note of
+  // note_single_elements(), decided once the supports are read.
   if (formulation_ == model::BeamFormulation::SimoReissner) {
     // A member meshed by hand, one element per member along a line or a curve (the
     // Bathe-Bolourchi bend: 8 members of 5.6° each), is a discretization: an end where
@@ -753,26 +756,10 @@ void Builder::read_elements() {
       const Eigen::Vector3d& other = here[0].first == &m ? here[1].second : here[0].second;
       return mine.dot(other) < -std::cos(std::numbers::pi / 6.0);
     };
-    std::vector<const Member*> single;
-    for (const Member& m : members) {
-      const bool released_both = m.slot_a > 0 && m.slot_b > 0;
-      if (m.n == 1 && !released_both && m.entry->value.rfind("group:", 0) != 0 && !continues(m, m.a) &&
-          !continues(m, m.b))
-        single.push_back(&m);
-    }
-    if (!single.empty()) {
-      std::string ids_text;
-      for (std::size_t k = 0; k < single.size() && k < 5; ++k) ids_text += (k ? ", " : "") + std::to_string(single[k]->id);
-      if (single.size() > 5) ids_text += ", ...";
-      const Entry& e = *single.front()->entry;
-      notes_.push_back(location(e.file, e.line) + ": model.beam: " + std::to_string(single.size()) + " member" +
-                       (single.size() == 1 ? " has" : "s have") + " one element (N = 1, the default; member" +
-                       (single.size() == 1 ? " " : "s ") + ids_text +
-                       "): a Simo-Reissner element has one integration point and a constant curvature, so a member "
-                       "bent in double curvature (the columns of a sway frame) cannot bend in one element and takes "
-                       "the load in shear, far too stiff; give each member N >= 4 elements, or use "
-                       "model.beam_formulation = corotational (2D)");
-    }
+    for (const Member& m : members)
+      if (m.n == 1 && m.entry->value.rfind("group:", 0) != 0 && !continues(m, m.a) && !continues(m, m.b))
+        single_elements_.push_back({m.entry, m.id, m.a, m.b, m.slot_a > 0, m.slot_b > 0, at_node[m.a].size() == 1,
+                                    at_node[m.b].size() == 1});
   }
   for (const Member& m : members) {
     // model.imperfection: the intermediate nodes at the perfect member's points
@@ -1860,6 +1847,41 @@ void Builder::read_dynamics(Spec& s) {
   if (const std::string why = o.check(); !why.empty()) c_.fail(nullptr, "dynamics.integrator", why);
 }
 
+// Simo–Reissner members of one element that are not released at both ends: the
+// element has one integration point and a constant curvature, so a member bent in
+// double curvature (a sway frame's columns) cannot bend and takes the sway in shear. A
+// portal frame of such members (N left at its default 1) had its sway stiffness 8 400
+// times the hand value and no buckling up to 10 times its load, with nothing said.
+// Said, not refused: a member released at both ends (a hinge, or a pinned end: the
+// only member at a node whose rotations are not all fixed), a mesh group's lines, or
+// one meshed by hand in line with the next, is meant so.
+void Builder::note_single_elements() {
+  const std::vector<Component> rotations =
+      dim_ == 3 ? std::vector<Component>{Component::Rx, Component::Ry, Component::Rz} : std::vector<Component>{Component::Rz};
+  const auto pinned = [&](int node) {
+    return std::any_of(rotations.begin(), rotations.end(),
+                       [&](Component c) { return !fixed_.count({node, static_cast<int>(c)}); });
+  };
+  std::vector<const SingleElement*> single;
+  for (const SingleElement& m : single_elements_) {
+    const bool released_a = m.hinged_a || (m.alone_a && pinned(m.a));
+    const bool released_b = m.hinged_b || (m.alone_b && pinned(m.b));
+    if (!(released_a && released_b)) single.push_back(&m);
+  }
+  if (single.empty()) return;
+  std::string ids_text;
+  for (std::size_t k = 0; k < single.size() && k < 5; ++k) ids_text += (k ? ", " : "") + std::to_string(single[k]->id);
+  if (single.size() > 5) ids_text += ", ...";
+  const Entry& e = *single.front()->entry;
+  notes_.push_back(location(e.file, e.line) + ": model.beam: " + std::to_string(single.size()) + " member" +
+                   (single.size() == 1 ? " has" : "s have") + " one element (N = 1, the default; member" +
+                   (single.size() == 1 ? " " : "s ") + ids_text +
+                   "): a Simo-Reissner element has one integration point and a constant curvature, so a member "
+                   "bent in double curvature (the columns of a sway frame) cannot bend in one element and takes "
+                   "the load in shear, far too stiff; give each member N >= 4 elements, or use "
+                   "model.beam_formulation = corotational (2D)");
+}
+
 Spec Builder::run() {
   Spec s;
   s.config_file = c_.file();
@@ -1879,6 +1901,7 @@ Spec Builder::run() {
   read_elements();
   check_imperfection_nodes();
   read_supports_and_loads();
+  note_single_elements();
   try {
     model_->finalize();
   } catch (const model::ModelError& e) {
