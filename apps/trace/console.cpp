@@ -110,7 +110,13 @@ void Console::on_critical(const an::CriticalEvent& e) {
   }
   ++progress_.critical_points;
   std::string text;
-  if (cp.converged)
+  // The saved point of a --from run (found on a branch not traced here: -1): its
+  // location is the state's, checked by SPB in this run (branch 0's message).
+  const bool saved = cp.branches.size() == 1 && cp.branches.front() == -1;
+  if (cp.converged && saved)
+    text = fmt::format("  {} {} point: lambda = {:.12g}{}  (the saved point, branches.from)\n", cp.id,
+                       cr::to_string(cp.kind), cp.lambda, values(cp.q));
+  else if (cp.converged)
     text = fmt::format("  {} {} point: lambda = {:.12g}{}  ({} in {} iterations, residual {:.1e})\n", cp.id,
                        cr::to_string(cp.kind), cp.lambda, values(cp.q), cp.system, cp.newton_iterations, cp.residual);
   else
