@@ -202,3 +202,23 @@ TEST_CASE("truss bar: zero length is rejected", "[model][truss]") {
   const Eigen::Vector3d x(1, 2, 3);
   CHECK_THROWS_AS(TrussBar(1, 3, 0, 1, x, x, 1.0, StrainMeasure::Engineering), std::invalid_argument);
 }
+
+TEST_CASE("truss bar: a bar through zero length is named as a degenerate configuration", "[model][truss]") {
+  // Three-bar's branch from BP2 (-) crawled to a bar at 8e-7 of its length and ended
+  // "no convergence": the path's message now names the bar (PathFollower, step-too-small).
+  for (int dim : {2, 3}) {
+    const TrussBar bar = make_bar(dim, StrainMeasure::Engineering, 1.0);
+    const Eigen::Vector3d xa = end_a(), xb = end_b(dim);
+    Eigen::VectorXd u = Eigen::VectorXd::Zero(2 * dim);
+    CHECK(bar.degenerate(u).empty());
+    // End b moved onto end a, but for 1e-6 of the bar's length along it.
+    const Eigen::Vector3d to_a = xa - xb;
+    for (int k = 0; k < dim; ++k) u[dim + k] = to_a[k] * (1.0 - 1e-6);
+    const std::string d = bar.degenerate(u);
+    INFO(d);
+    CHECK(d.find(" is 1e-06 of its length at rest") != std::string::npos);
+    // At a thousandth of its length it is a short bar, not yet a degenerate one.
+    for (int k = 0; k < dim; ++k) u[dim + k] = to_a[k] * (1.0 - 2e-3);
+    CHECK(bar.degenerate(u).empty());
+  }
+}

@@ -152,6 +152,11 @@ void PathFollower::finish(Termination t, std::string why) {
   if (termination_ == Termination::Running) {
     termination_ = t;
     message_ = std::move(why);
+    // A path that cannot go on next to a degenerate state of the model (a bar through
+    // zero length): said, with the state's name for it.
+    if (t == Termination::StepTooSmall && current_.q.size() == problem_.size())
+      if (const std::string d = problem_.degenerate_configuration(current_.q); !d.empty())
+        message_ += "; at the last point " + d;
     // Load-controlled steps that jumped (advance()), whatever ended the path.
     if (load_jumps_ > 0)
       message_ += "; under load control " + std::to_string(load_jumps_) + " step" + (load_jumps_ == 1 ? "" : "s") +

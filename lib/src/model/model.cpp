@@ -433,6 +433,16 @@ std::string Model::dof_name(int i) const {
   return s;
 }
 
+std::string Model::degenerate_configuration(const Vector& q) const {
+  if (q.size() != size()) return {};
+  Eigen::VectorXd u_e;
+  for (int e = 0; e < element_count(); ++e) {
+    gather(e, q, u_e);
+    if (std::string d = elements_[e]->degenerate(u_e); !d.empty()) return d;
+  }
+  return {};
+}
+
 std::string Model::chart_singularity(const Vector& q) const {
   if (dim_ != 3 || q.size() != size()) return {};
   for (const Node& n : nodes_) {

@@ -1,6 +1,7 @@
 #include "senda/model/truss.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -107,6 +108,17 @@ Chord chord(int dim, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, doubl
   return c;
 }
 }  // namespace
+
+std::string TrussBar::degenerate(const Eigen::VectorXd& u_e) const {
+  // Below 1e-3 of its length at rest: a bar on its way through zero length (three-bar's
+  // branch from BP2 (-) crawled to 1.6e-6 of it and ended "no convergence").
+  const double ratio = chord(dim_, xa_, xb_, l0_, u_e).d.norm() / l0_;
+  if (!(ratio < 1e-3)) return {};
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", ratio);
+  return describe() + " is " + text + " of its length at rest: a bar through zero length, where its direction is "
+         "undefined and its tangent singular";
+}
 
 double TrussBar::energy(const Eigen::VectorXd& u_e) const {
   double W;

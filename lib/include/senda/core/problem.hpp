@@ -82,6 +82,11 @@ class Problem {
   // structure, so a critical point located there is the chart's, not the
   // structure's (docs/notes/beam3d.md S.8: the rotation vector at |ψ| = 2π).
   virtual std::string chart_singularity(const Vector& /*q*/) const { return {}; }
+
+  // Where the model's own kinematics is singular at q, what it is (an element of zero
+  // length: "truss 2 is 1.6e-06 of its length at rest ..."); empty elsewhere. A path
+  // that cannot go on near such a state says so (PathFollower, step-too-small).
+  virtual std::string degenerate_configuration(const Vector& /*q*/) const { return {}; }
 };
 
 // The unknowns as fractions of the problem's size L = kind_length(Rotation): unknown i

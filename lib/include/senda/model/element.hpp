@@ -48,6 +48,10 @@ class Element {
 
   // Short description for messages ("truss 4 (nodes 1-2)").
   virtual std::string describe() const = 0;
+
+  // Where the element's own kinematics is singular at u_e (a bar of zero length: its
+  // direction undefined there), what it is; empty elsewhere.
+  virtual std::string degenerate(const Eigen::VectorXd& /*u_e*/) const { return {}; }
 };
 
 }  // namespace senda::model

@@ -118,6 +118,7 @@ class Model final : public Problem {
   std::string dof_name(int i) const override;
   // 3D: a node whose rotation vector ψ is within 1e-6 relative of a full turn (|ψ| = 2πk).
   std::string chart_singularity(const Vector& q) const override;
+  std::string degenerate_configuration(const Vector& q) const override;
   double force_terms(const Vector& q, double lambda) const override;
   // Σₑ ∇(K_e a_e)·b_e when every element provides it (Element::tangent_derivative)
   // and there is no moment load of add_moment_load (whose third derivative is

@@ -37,6 +37,7 @@ class TrussBar final : public Element {
   double energy(const Eigen::VectorXd& u_e) const override;
   void compute(const Eigen::VectorXd& u_e, Eigen::VectorXd* f_e, Eigen::MatrixXd* K_e) const override;
   std::string describe() const override;
+  std::string degenerate(const Eigen::VectorXd& u_e) const override;
 
   double reference_length() const { return l0_; }
   // Axial force N at u_e (positive in tension).
