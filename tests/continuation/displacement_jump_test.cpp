@@ -1,8 +1,8 @@
 // Displacement control along a branch whose tangent hardly moves the controlled dof
 // (docs/theory.md §2, the step's checks, (c'')): the star dome of the catalogue with
 // its apex's uz controlled. The asymmetric branches from BP1 (λ = 18.4237) move the
-// apex only to second order: its share of their tangent is ~5e-5, so a prescribed
-// step of the apex is a long way along the branch. The second step of each branch
+// apex only to second order: its share of their tangent is ~8e-4 at the branch
+// point, so a prescribed step of the apex is a long way along the branch. The second step of each branch
 // went from λ = 18.42 to −4.37 (the predictor alone moved λ by −13.3, the branch's
 // first step by 0.005), across a fold and a bifurcation of another path, and the
 // branch crawled on there with nothing said. The step is now cut: the branches follow
@@ -70,7 +70,7 @@ TEST_CASE("displacement control: a branch step that jumps in lambda is cut", "[c
 TEST_CASE("displacement control: a stiffening path from rest is not taken for a jump", "[continuation][displacement]") {
   // The von Mises truss almost flat (rise 0.001 for 0.5): from rest λ ~ w³, and a step
   // grows |Δλ| twentyfold while the apex's share of the tangent falls. A first version
-  // of the jump check cut such a step; it applies to paths started along a tangent.
+  // of the jump check cut such a step; it applies to secondary branches.
   std::ifstream in(std::string(SENDA_SOURCE_DIR) + "/problems/von-mises.cfg");
   std::stringstream text;
   text << in.rdbuf();

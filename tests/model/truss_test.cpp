@@ -220,5 +220,9 @@ TEST_CASE("truss bar: a bar through zero length is named as a degenerate configu
     // At a thousandth of its length it is a short bar, not yet a degenerate one.
     for (int k = 0; k < dim; ++k) u[dim + k] = to_a[k] * (1.0 - 2e-3);
     CHECK(bar.degenerate(u).empty());
+    // A Green–Lagrange bar's energy is a polynomial in u: nothing degenerate there.
+    for (int k = 0; k < dim; ++k) u[dim + k] = to_a[k] * (1.0 - 1e-6);
+    CHECK(make_bar(dim, StrainMeasure::GreenLagrange, 1.0).degenerate(u).empty());
+    CHECK(!make_bar(dim, StrainMeasure::Logarithmic, 1.0).degenerate(u).empty());
   }
 }

@@ -59,8 +59,8 @@ constexpr double kLambdaJumpFloor = 1e-3;
 // and of the path's largest |Δλ| so far, and more than kControlStepGrowth times that
 // largest |Δλ|, converged on another path at the prescribed displacement (the star
 // dome's branch from BP1 under control of the apex, its share 8e-4: λ from 18.42 to
-// −4.37 in one step, 1.24 of |λ| and 4 800 times the largest |Δλ|). Judged on paths
-// started along a tangent only (advance(), check (c'')).
+// −4.37 in one step, 1.24 of |λ| and 4 800 times the largest |Δλ|). Judged on
+// secondary branches only (stays_on_branch(), check (c'')).
 constexpr double kControlShareSmall = 0.1;
 constexpr double kControlLambdaJump = 0.5;
 constexpr double kControlStepGrowth = 10.0;
@@ -858,14 +858,14 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
   // the step and λ is free, so a corrector at that displacement can converge on any
   // path that has it. On a branch whose tangent hardly moves the controlled dof (an
   // asymmetric branch of the star dome controlled at its apex: its share of the
-  // tangent 5e-5) the prescribed step is a long way along the branch: the star dome's
+  // tangent 8e-4) the prescribed step is a long way along the branch: the star dome's
   // branch from BP1 went from λ = 18.42 to −4.37 in one step (the predictor alone
   // moved it by −13.3, the path's steps before by 0.005), across a fold and a
   // bifurcation, and crawled on another path with nothing said. Where the controlled
   // dof is a small share of the tangent, a step that moves λ by more than
   // kControlLambdaJump of |λ| (and of the largest |Δλ| so far) and by more than
   // kControlStepGrowth times that largest |Δλ| is cut.
-  // Only on a path started along a tangent (a branch, or from a limit point): from
+  // Only on a path started along a tangent (a secondary branch, start_along): from
   // rest, a stiffening path (λ ~ w³ near λ = 0) grows |Δλ| twentyfold in a step while
   // its share of the tangent falls, and stays on its path.
   if (k == ConstraintKind::DisplacementControl && !started_by_load_ && !first_step_constraint_ &&

@@ -111,7 +111,9 @@ Chord chord(int dim, const Eigen::Vector3d& xa, const Eigen::Vector3d& xb, doubl
 
 std::string TrussBar::degenerate(const Eigen::VectorXd& u_e) const {
   // Below 1e-3 of its length at rest: a bar on its way through zero length (three-bar's
-  // branch from BP2 (-) crawled to 1.6e-6 of it and ended "no convergence").
+  // branch from BP2 (-) crawled to 8e-7 of it and ended "no convergence"). Not a
+  // Green–Lagrange bar: its energy is a polynomial in u, regular at zero length.
+  if (measure_ == StrainMeasure::GreenLagrange) return {};
   const double ratio = chord(dim_, xa_, xb_, l0_, u_e).d.norm() / l0_;
   if (!(ratio < 1e-3)) return {};
   char text[32];

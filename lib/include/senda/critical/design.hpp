@@ -65,6 +65,9 @@ class LineProblem final : public Problem {
   double kind_length(DofKind kind) const override { return nominal_->kind_length(kind); }
   std::string dof_name(int i) const override { return nominal_->dof_name(i); }
   std::string chart_singularity(const Vector& q) const override { return nominal_->chart_singularity(q); }
+  std::string degenerate_configuration(const Vector& q) const override {
+    return nominal_->degenerate_configuration(q);
+  }
   double force_terms(const Vector& q, double t) const override { return nominal_->force_terms(q, lambda(t)); }
 
   double mu(double t) const { return mu0_ + t * d_mu_; }
