@@ -870,7 +870,7 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
   // its share of the tangent falls, and stays on its path.
   if (k == ConstraintKind::DisplacementControl && !started_by_load_ && !first_step_constraint_ &&
       lambda_step_scale_ > 0.0 && options_.control_dof >= 0 &&
-      std::abs(scaling_.w[options_.control_dof] * tq_[options_.control_dof]) < kControlShareSmall * scaling_.norm(tq_, tl_)) {
+      std::abs(scaling_.w[options_.control_dof] * tq_[options_.control_dof]) < kControlShareSmall) {
     const double moved = std::abs(secant_l);
     if (moved > kControlLambdaJump * (std::abs(current_.lambda) + lambda_step_scale_) &&
         moved > kControlStepGrowth * lambda_step_scale_) {
@@ -915,14 +915,14 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
 bool PathFollower::control_at_turning_point() const {
   const int j = options_.control_dof;
   if (j < 0 || control_share0_ <= 0.0) return false;
-  return std::abs(scaling_.w[j] * tq_[j]) < kTurningShareFraction * std::max(control_share0_, control_share_max_);
+  return std::abs(scaling_.w[j] * tq_[j]) < kTurningShareFraction * control_share_max_;
 }
 
 std::string PathFollower::control_turning_message() const {
   const int j = options_.control_dof;
   return "displacement control: " + problem_.dof_name(j) + " reaches a turning point near lambda = " +
          format_number(current_.lambda) + " (its share of the path's tangent fell from " +
-         format_number(std::max(control_share0_, control_share_max_)) +
+         format_number(control_share_max_) +
          " to " + format_number(std::abs(scaling_.w[j] * tq_[j])) +
          "); displacement control cannot pass it, use an arc-length constraint";
 }

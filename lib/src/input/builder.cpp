@@ -175,13 +175,8 @@ class Builder {
     Eigen::Vector3d axis2_a = Eigen::Vector3d::Zero(), axis2_b = Eigen::Vector3d::Zero();
   };
   std::vector<std::string> notes_;  // said by the command before the run (Spec::notes)
-  struct SingleElement {
-    const Entry* entry;
-    int id;
-  };
-  std::vector<SingleElement> single_elements_;
-  void note_single_elements();
   void read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids);
+  void note_single_elements(const std::vector<const Member*>& single);
   void read_thin_walled(std::vector<Member>& members, const std::map<int, Entry>& ids);
   void read_penalties(const std::function<int(const Fields&)>& check_id);
   std::vector<Component> penalty_components(const Fields& f, std::size_t first, std::size_t last);
@@ -577,8 +572,8 @@ void Builder::read_elements() {
                                     records("model.penalty_tie").size());
   for (const Fields& f : records("model.truss"))
     elements += f.size() > 0 && is_group(f[0]) ? static_cast<long>(group_elements(f, 0, true).size()) : 1;
-  if (elements > max_elements)
-    c_.fail(c_.find("model.max_elements") ? c_.find("model.max_elements") : mesh_entry_, "model.max_elements",
+  if (const Entry* bound = c_.find("model.max_elements"); elements > max_elements)
+    c_.fail(bound ? bound : mesh_entry_, "model.max_elements",
             "the model has " + std::to_string(elements) + " trusses, springs and penalty elements, more than model.max_elements = " +
                 std::to_string(max_elements) + " (raise model.max_elements for a larger model)");
   for (const Fields& f : records("model.truss")) {
@@ -736,7 +731,7 @@ void Builder::read_elements() {
   }
   read_hinges(members, ids);
   read_thin_walled(members, ids);
-  // Typed Simo–Reissner members of one element: said by note_single_elements().
+  // Typed Simo–Reissner members of one element: said (note_single_elements()).
   if (formulation_ == model::BeamFormulation::SimoReissner) {
     // A member meshed by hand, one element per member along a line or a curve (the
     // Bathe-Bolourchi bend: 8 members of 5.6° each), is a discretization: an end where
@@ -754,9 +749,11 @@ void Builder::read_elements() {
       const Eigen::Vector3d& other = here[0].first == &m ? here[1].second : here[0].second;
       return mine.dot(other) < -std::cos(std::numbers::pi / 6.0);
     };
+    std::vector<const Member*> single;
     for (const Member& m : members)
       if (m.n == 1 && m.entry->value.rfind("group:", 0) != 0 && !continues(m, m.a) && !continues(m, m.b))
-        single_elements_.push_back({m.entry, m.id});
+        single.push_back(&m);
+    note_single_elements(single);
   }
   for (const Member& m : members) {
     // model.imperfection: the intermediate nodes at the perfect member's points
@@ -1230,11 +1227,10 @@ void Builder::read_supports_and_loads() {
     }
   }
   bool any_load = false;
-  // The reference loads per node and component, as the lines add up: lines that cancel
-  // (load = 2 uy -1 and load = 2 uy 1) leave λ scaling nothing, and the path ran to
-  // λ = 4 with every displacement zero.
-  // Per (node, component, moment type), the sum and the sum of the magnitudes: a sum
-  // within 1e-12 of its terms is zero (0.1 + 0.2 - 0.3 leaves -2.8e-17).
+  // The reference loads as the lines add up, per (node, component, moment type): the
+  // sum and the sum of the magnitudes, a sum within 1e-12 of its terms being zero (0.1 +
+  // 0.2 - 0.3 leaves -2.8e-17). Lines that cancel (load = 2 uy -1 and load = 2 uy 1)
+  // leave λ scaling nothing: the path ran to λ = 4 with every displacement zero.
   std::map<std::tuple<int, int, int>, std::pair<double, double>> sums;
   const auto add_to_sum = [&](int node, Component c, int type, double value) {
     auto& [sum, size] = sums[{node, static_cast<int>(c), type}];
@@ -1296,10 +1292,7 @@ void Builder::read_supports_and_loads() {
     if (loads.empty())
       c_.fail(nullptr, "model.load", "no load: give at least one 'load = NODE COMP VALUE' in [model]",
               "NODE COMP VALUE");
-    const bool cancel = std::any_of(loads.begin(), loads.end(), [&](const Entry* e) {
-      const std::vector<std::string> t = split_fields(e->value);
-      return t.size() >= 3 && std::strtod(t[2].c_str(), nullptr) != 0.0;
-    });
+    const bool cancel = std::any_of(sums.begin(), sums.end(), [](const auto& x) { return x.second.second > 0.0; });
     throw ConfigError(loads.front()->file, loads.front()->line, "model.load",
                       cancel ? "the reference loads add up to zero at every node and component (lines on the same "
                                "one add up, and these cancel): lambda would scale nothing"
@@ -1860,14 +1853,13 @@ void Builder::read_dynamics(Spec& s) {
 // stiffness 8 400 times the hand value and no buckling up to 10 times its load, with
 // nothing said. Said, not refused: one element may be meant (a brace that only
 // carries axial force).
-void Builder::note_single_elements() {
-  if (single_elements_.empty()) return;
+void Builder::note_single_elements(const std::vector<const Member*>& single) {
+  if (single.empty()) return;
   std::string ids_text;
-  for (std::size_t k = 0; k < single_elements_.size() && k < 5; ++k)
-    ids_text += (k ? ", " : "") + std::to_string(single_elements_[k].id);
-  if (single_elements_.size() > 5) ids_text += ", ...";
-  const std::size_t count = single_elements_.size();
-  const Entry& e = *single_elements_.front().entry;
+  for (std::size_t k = 0; k < single.size() && k < 5; ++k) ids_text += (k ? ", " : "") + std::to_string(single[k]->id);
+  if (single.size() > 5) ids_text += ", ...";
+  const std::size_t count = single.size();
+  const Entry& e = *single.front()->entry;
   notes_.push_back(location(e.file, e.line) + ": model.beam: " + std::to_string(count) + " member" +
                    (count == 1 ? " has" : "s have") + " one element (N = 1, the default; member" +
                    (count == 1 ? " " : "s ") + ids_text +
@@ -1895,7 +1887,6 @@ Spec Builder::run() {
   read_elements();
   check_imperfection_nodes();
   read_supports_and_loads();
-  note_single_elements();
   try {
     model_->finalize();
   } catch (const model::ModelError& e) {

@@ -306,7 +306,7 @@ class PathFollower {
   double first_jump_lambda_ = 0.0, first_jump_ratio_ = 0.0;
   int control_sign_ = 0;                    // displacement control: σ of eq. (2.5), fixed at the start
   double control_share0_ = 0.0;             // |w_j t_q,j| at the start
-  double control_share_max_ = 0.0;          // the largest |w_j t_q,j| along the path (advance())
+  double control_share_max_ = 0.0;          // the largest |w_j t_q,j| along the path, ≥ control_share0_ once set
   double load_share_max_ = 0.0;             // the largest ψ|t_λ| at an accepted point
   StepFrame frame_;
   double tl_ = 0.0;
