@@ -58,7 +58,9 @@ TEST_CASE("the check update states lambda's round-off floor where the tests' est
         largest_floor = std::max(largest_floor, p.floor_lambda_spread);
         CHECK(p.floor_lambda_spread > tol);
         CHECK(p.floor_lambda_spread < 1e-7);  // the floor, not a failure to converge (√tol = 1e-5)
-        CHECK(p.message.find("one more update moved it by") != std::string::npos);
+        // Two samples of the floor: the check, and the second check that tells a floor
+        // from a λ still converging (neither contracts tenfold at a floor).
+        CHECK(p.message.find("the two updates after it moved it by up to") != std::string::npos);
       }
     }
     // One sample of the floor per run: it can fall below the tolerance by chance, but
@@ -78,7 +80,7 @@ TEST_CASE("the check update states lambda's round-off floor where the tests' est
     REQUIRE(checked.converged);
     REQUIRE(checked.floor_lambda_spread > 0.0);
     // At critical.max_iterations = its iterations the same iterate is accepted with no
-    // check (the iteration limit leaves no budget for it).
+    // check (the iteration limit leaves no budget for it, nor for the second check).
     const critical::CriticalPoint unchecked = first_point(
         "ltb-cantilever", "0.1", {"critical.max_iterations=" + std::to_string(checked.newton_iterations)});
     REQUIRE(unchecked.converged);
@@ -87,7 +89,7 @@ TEST_CASE("the check update states lambda's round-off floor where the tests' est
     CHECK(unchecked.residual == checked.residual);
     CHECK(unchecked.residual_history == checked.residual_history);
     CHECK(unchecked.newton_iterations == checked.newton_iterations);
-    CHECK(unchecked.factorizations + 1 == checked.factorizations);
+    CHECK(unchecked.factorizations + 2 == checked.factorizations);  // the check and the second check
   }
   SECTION("a check whose residual still falls is Newton converging, not a floor: it goes on") {
     // The circle cantilever at critical.tolerance = 1e-6 from initial_step 0.0185: the
@@ -101,6 +103,25 @@ TEST_CASE("the check update states lambda's round-off floor where the tests' est
     REQUIRE(loose.converged);
     REQUIRE(tight.converged);
     CHECK(loose.floor_lambda_spread < 0.0);
+    CHECK(std::abs(loose.lambda - tight.lambda) <= 1e-6 * std::abs(tight.lambda));
+  }
+  SECTION("a check that moves lambda with the residual flat, and a second that does not: Newton, not a floor") {
+    // The deep arch at critical.tolerance = 1e-6 from initial_step 0.35: LP1's
+    // residuals 3.9e-8, 4.0e-13 met the tests with λ 1.9e-6 off; the check moved λ by
+    // that much with the residual not fallen (near a fold it is quadratic in λ's
+    // error), and LP1 was labelled "lambda to its round-off floor". The second check
+    // moved λ by round-off: Newton, and it went on to the point. Against the same
+    // point at the default 1e-10 and the file's own step.
+    const critical::CriticalPoint loose = first_point("deep-arch", "0.35", {"critical.tolerance=1e-6"});
+    input::Config c = input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/deep-arch.cfg");
+    REQUIRE(c.find("continuation.initial_step") != nullptr);
+    const critical::CriticalPoint tight = first_point("deep-arch", c.find("continuation.initial_step")->value);
+    INFO(loose.id << ": " << loose.message);
+    REQUIRE(loose.converged);
+    REQUIRE(tight.converged);
+    CHECK(loose.id == "LP1");
+    CHECK(loose.floor_lambda_spread < 0.0);
+    CHECK(loose.message.find("round-off floor") == std::string::npos);
     CHECK(std::abs(loose.lambda - tight.lambda) <= 1e-6 * std::abs(tight.lambda));
   }
   SECTION("a residual that has just fallen tenfold is no floor, whatever the tolerance") {

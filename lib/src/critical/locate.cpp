@@ -595,6 +595,10 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     // λ's round-off floor; the candidate stands whatever the check gives, unless the
     // check shows Newton still converging (below).
     bool check = false;
+    // ≥ 0: the check moved λ by more than the tolerance with the residual not fallen
+    // (relative, at check_lambda); one more update tells a floor from a λ still
+    // converging (below).
+    double check_move = -1.0, check_lambda = 0.0;
   };
   std::optional<FloorCandidate> floor_candidate;
   std::vector<double> lambda_history;                         // λ of every iterate
@@ -602,18 +606,24 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   Vector G1(n), G2(n), r(n), gl(n), gl2, Klphi;  // gl2, Klphi: non-proportional problems only
   Eigen::MatrixXd rhs(n, 3), H, J;
   double lambda_move = -1.0;  // ≥ 0: how far the check update moved λ from the candidate, relative
+  double lambda_move2 = -1.0;  // ≥ 0: how far the second check moved it from the first's iterate
   // The candidate stands: its point (state, mode, residual, φᵀr, system), the history
   // up to it (as marked since: a switch to SPB at its iteration raises its last entry),
   // and K and r at it for v = K̃⁻¹r below. A check candidate keeps how far the update
   // after it moved λ (the iterate in hand, when that update was made).
   // How far the iterate in hand has moved λ from the candidate's, relative to λ's span.
+  const auto span_of = [&](double l) { return std::max({std::abs(l), lambda_span_hint, 1e-300}); };
   const auto move_from_candidate = [&] {
-    return std::abs(lambda - floor_candidate->point.lambda) /
-           std::max({std::abs(floor_candidate->point.lambda), lambda_span_hint, 1e-300});
+    return std::abs(lambda - floor_candidate->point.lambda) / span_of(floor_candidate->point.lambda);
   };
   const auto stand_candidate = [&] {
-    if (floor_candidate->check && cp.residual_history.size() > floor_candidate->point.residual_history.size())
-      lambda_move = move_from_candidate();
+    if (floor_candidate->check && cp.residual_history.size() > floor_candidate->point.residual_history.size()) {
+      lambda_move = std::isfinite(lambda) ? move_from_candidate() : 0.0;
+      if (floor_candidate->check_move >= 0.0) {  // the spread over the candidate and its two checks
+        if (std::isfinite(lambda)) lambda_move2 = std::abs(lambda - floor_candidate->check_lambda) / span_of(lambda);
+        lambda_move = std::max(lambda_move, floor_candidate->check_move);
+      }
+    }
     std::vector<double> history = std::move(cp.residual_history);
     cp = std::move(floor_candidate->point);
     history.resize(cp.residual_history.size());
@@ -664,9 +674,31 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     // tests had passed λ 4.9e-6 off). The candidate is dropped and this iterate is
     // tested as any other (and checked in turn when it meets the tests). At a floor
     // the residual does not fall.
-    if (floor_candidate && floor_candidate->check && std::isfinite(res) &&
-        res < 0.1 * floor_candidate->point.residual && move_from_candidate() > options.tolerance)
-      floor_candidate.reset();
+    //
+    // The check moved λ by more than the tolerance, the residual not fallen: a floor
+    // of λ, or Newton still converging in a λ the residual hardly sees (near a fold
+    // the residual is quadratic in λ's error: the deep arch at critical.tolerance =
+    // 1e-6 and continuation.initial_step = 0.35, residuals 3.9e-8, 4.0e-13 and λ moved
+    // 1.9e-6 by the check, which was the candidate's error). One more update tells
+    // them apart, where the budget allows: λ's move contracting tenfold is Newton, and
+    // the iterate in hand is tested as any other (and checked in turn); else the
+    // candidate stands, λ at its floor.
+    bool second_check = false;
+    if (floor_candidate && floor_candidate->check && std::isfinite(res) && std::isfinite(lambda)) {
+      const double move = move_from_candidate();
+      if (res < 0.1 * floor_candidate->point.residual && move > options.tolerance) {
+        floor_candidate.reset();
+      } else if (floor_candidate->check_move < 0.0) {
+        if (move > options.tolerance && it < options.max_iterations) {
+          floor_candidate->check_move = move;
+          floor_candidate->check_lambda = lambda;
+          second_check = true;
+        }
+      } else if (std::abs(lambda - floor_candidate->check_lambda) / span_of(lambda) <
+                 0.1 * floor_candidate->check_move) {
+        floor_candidate.reset();
+      }
+    }
     if (!std::isfinite(res)) {
       if (floor_candidate) {  // the update after a candidate: it stands
         stand_candidate();
@@ -752,7 +784,9 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     const bool unclassified = system == AugmentedSystem::Auto && !spb &&
                               cp.phi_dot_r >= options.bifurcation_tolerance &&
                               cp.phi_dot_r < kClassifyMargin * res && it < options.max_iterations;
-    if (res <= options.tolerance && small_update && !unclassified) {
+    if (second_check) {
+      // the update after the check is taken (below)
+    } else if (res <= options.tolerance && small_update && !unclassified) {
       // λ at its floor (its update did not halve): one more iteration first, where the
       // budget allows. A floor of the scaled residual is not always one of λ: near a
       // fold the residual hardly sees the position along the path, whose square λ's
@@ -984,15 +1018,21 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     cp.message = "converged to a point of the unknowns' chart, not of the structure: " + chart;
   } else if (lambda_move > std::sqrt(options.tolerance)) {
     cp.converged = false;
-    cp.message = cp.system + " met the tolerance in " + std::to_string(cp.newton_iterations) +
-                 " iterations, but one more update moved lambda by " + fmt_g(lambda_move) +
+    cp.message = cp.system + " met the tolerance in " + std::to_string(cp.newton_iterations) + " iterations, but " +
+                 (lambda_move2 >= 0.0 ? "the two updates after it moved lambda by up to " + fmt_g(lambda_move) +
+                                            " (the second by " + fmt_g(lambda_move2) + ")"
+                                      : "one more update moved lambda by " + fmt_g(lambda_move)) +
                  " relative, more than sqrt(critical.tolerance) = " + fmt_g(std::sqrt(options.tolerance)) +
                  ": not located";
   } else if (lambda_move > options.tolerance) {
-    // The check update moved λ by more than the tolerance: λ's round-off floor.
+    // The check update moved λ by more than the tolerance, and the second check did
+    // not show it converging: λ's round-off floor.
     cp.floor_lambda_spread = lambda_move;
     cp.message = "located with " + cp.system + " in " + std::to_string(cp.newton_iterations) +
-                 " iterations, lambda to its round-off floor: one more update moved it by " + fmt_g(lambda_move) +
+                 " iterations, lambda to its round-off floor: " +
+                 (lambda_move2 >= 0.0 ? "the two updates after it moved it by up to " + fmt_g(lambda_move) +
+                                            " (the second by " + fmt_g(lambda_move2) + ")"
+                                      : "one more update moved it by " + fmt_g(lambda_move)) +
                  " relative, above critical.tolerance = " + fmt_g(options.tolerance);
   } else {
     cp.message = "located with " + cp.system + " in " + std::to_string(cp.newton_iterations) + " iterations";
