@@ -242,10 +242,10 @@ void print_report(const senda::input::Spec& spec, const an::TraceResult& s, cons
         fmt::print("{}0 primary path: {}\n", indent,
                    b.termination == cr::BranchEnd::NotTraced
                        ? b.message
-                       : fmt::format("{} points, {}", b.points + 1, cr::to_string(b.termination)));
+                       : fmt::format("{} points, {}", b.rows(), cr::to_string(b.termination)));
       else
         fmt::print("{}{} from {} ({}): {} points, {}{}\n", indent, b.id, b.start_point, b.direction > 0 ? "+" : "-",
-                   b.points + 1, cr::to_string(b.termination), b.end_point.empty() ? "" : " at " + b.end_point);
+                   b.rows(), cr::to_string(b.termination), b.end_point.empty() ? "" : " at " + b.end_point);
       // Why a branch ended early (a crawling branch, a failed step), under it; and the
       // notes a branch that ran to its end carries after its end reason ("; under
       // load control 1 step jumped ...", a bound crossed inside a step).

@@ -579,7 +579,7 @@ py::dict to_dict(const critical::Branch& b) {
   d["depth"] = b.depth;
   d["start_point"] = b.start_point;
   d["direction"] = b.direction;
-  d["points"] = b.points + 1;  // its start point included, as summary.json counts
+  d["points"] = b.rows();  // its rows in path.csv, as summary.json counts
   d["termination"] = critical::to_string(b.termination);
   d["message"] = b.message;
   d["end_point"] = b.end_point;

@@ -206,7 +206,7 @@ std::string summary_json(const RunInfo& info, const analysis::TraceResult& s) {
     x["depth"] = b.depth;
     x["start_point"] = b.start_point;
     x["direction"] = b.direction;
-    x["points"] = b.points + 1;  // the start point included
+    x["points"] = b.rows();  // branch 0 of a --from run listed 1 point and had no row
     x["termination"] = critical::to_string(b.termination);
     x["message"] = b.message;
     x["end_point"] = b.end_point;

@@ -94,6 +94,9 @@ struct Branch {
   // the critical load, docs/theory.md §5 "The metric of a branch") instead of the
   // path's, whose first tangent made it too fine for the branch.
   bool own_metric = false;
+  // Its rows in path.csv, the start point included; none for a branch not traced in
+  // the run (branch 0 of a run from a saved point).
+  int rows() const { return termination == BranchEnd::NotTraced ? 0 : points + 1; }
 };
 
 class ExplorerEvents {
