@@ -725,7 +725,9 @@ ImperfectionStudy imperfection_sensitivity(const ProblemFamily& family, const st
       // An imperfect structure has no bifurcation: a bifurcation bracket on its path
       // is a step over the maximum onto the complementary path, whose signs look like
       // a bifurcation crossed (docs/theory.md §4), or a bracket whose point is not
-      // located (a maximum outside it). Re-trace from the point before the bracket
+      // located (a maximum outside it; or the complementary path's extremum, where
+      // the step went over to it from a path with no maximum there, the stable side
+      // of a symmetric bifurcation). Re-trace from the point before the bracket
       // with steps 8 times shorter, until the maximum is bracketed and located.
       continuation::Options fine = path;
       while (eps != 0.0 && cp && (cp->kind == CriticalKind::Bifurcation || !cp->converged) &&
@@ -763,7 +765,8 @@ ImperfectionStudy imperfection_sensitivity(const ProblemFamily& family, const st
       ip.found = true;
       ip.lambda_max = cp->lambda;
       if (retraces > 0)
-        ip.message = "the path stepped over the maximum; bracketed after re-tracing with steps / " +
+        ip.message = "the first bracket held no located limit point of this path (a step over the maximum, or onto "
+                     "the complementary path); located after re-tracing with steps / " +
                      std::to_string(static_cast<long>(std::pow(kRetraceFactor, retraces)));
       const double drop = 1.0 - ip.lambda_max / lambda_perfect;
       if (eps > 0 && drop > 0) {

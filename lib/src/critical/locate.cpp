@@ -307,6 +307,31 @@ constexpr double kAmbiguousPhiDotR = 1e-3;
 // The overlap |x_beforeᵀ x_after| of two unit eigenvectors below which they are not
 // taken for one mode across a bracket (predicted_crossing() uses the same 0.5).
 constexpr double kModeMatch = 0.5;
+
+// The curvature λ'' of the path through a limit point (q, λ) with mode φ, in the
+// arc length along φ: differentiating g(q(s), λ(s)) = 0 twice at q' = φ, λ' = 0,
+// φᵀ(∇K[φ])φ + φᵀg_λ λ'' = 0, so λ'' = φᵀ(∇K[φ])φ / φᵀr with r = −g_λ (even in φ).
+// Negative: λ has a maximum there along its path; positive: a minimum. Empty where
+// the differences do not resolve the cubic term (C below 10 times its change with
+// the difference step, as for the bifurcation equation's C, eq. 5.2a) or φᵀr is 0.
+std::optional<double> limit_curvature(const Problem& problem, const Vector& q, double lambda, const Vector& phi) {
+  const double pn = phi.norm();
+  if (!(pn > 0.0)) return std::nullopt;
+  SparseMatrix Kp = problem.tangent_pattern(), Km = problem.tangent_pattern();
+  const auto cubic = [&](double e) {
+    problem.tangent(q + e * phi, lambda, Kp);
+    problem.tangent(q - e * phi, lambda, Km);
+    return phi.dot(Kp * phi - Km * phi) / (2.0 * e);
+  };
+  const double e = std::cbrt(std::numeric_limits<double>::epsilon()) * (core::difference_length(problem) + q.norm()) / pn;
+  const double c = cubic(e), c_half = cubic(0.5 * e), c_double = cubic(2.0 * e);
+  const double spread = std::max({std::abs(c - c_half), std::abs(c - c_double), std::abs(c_half - c_double)});
+  Vector gl;
+  problem.dg_dlambda(q, lambda, gl);
+  const double phi_r = -phi.dot(gl);
+  if (!(std::abs(c) > 10.0 * spread) || !(std::abs(phi_r) > 0.0) || !std::isfinite(c)) return std::nullopt;
+  return c / phi_r;
+}
 }  // namespace
 
 CriticalPoint locate(const Problem& problem, const continuation::PathPoint& before,
@@ -478,6 +503,38 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
       located.message = "converged to a critical point outside the bracket (lambda = " + fmt_g(located.lambda) +
                         "; its state is " + fmt_g(to_before) + " and " + fmt_g(to_after) +
                         " from the bracket's ends: more than twice the bracket's length " + fmt_g(span) + " from one of them)";
+      return located;
+    }
+    if (evidence == BracketEvidence::Bifurcation && located.kind == CriticalKind::Limit) {
+      // A limit point where the signs say t_λ kept its sign: the path did not turn at
+      // it between the two points. It can still be a maximum the path reached from
+      // `before` before its step went over to another path (the complementary path of
+      // a nearly perfect structure, docs/theory.md §4): then λ rose to it from before's
+      // λ (or fell, at a minimum). A minimum inside a step that went up in λ (or a
+      // maximum inside one that went down) is not on the path from `before`: it is the
+      // extremum of the path the step landed on (three-bar with a lateral dead load
+      // of 1e-5: the step from λ 0.328 to 0.368 went from the natural path, which has
+      // no maximum near λ_c = 1/3 (a stable-symmetric bifurcation), to the complementary
+      // one, and its minimum at 0.3339 was reported as the path's LP1).
+      const double lo = std::min(before.lambda, after.lambda), hi = std::max(before.lambda, after.lambda);
+      const double margin = 1e-3 * (hi - lo);
+      if (located.lambda > lo + margin && located.lambda < hi - margin) {
+        const std::optional<double> curvature = limit_curvature(problem, located.q, located.lambda, located.phi);
+        const bool up = after.lambda > before.lambda;
+        if (curvature && (up ? *curvature > 0.0 : *curvature < 0.0)) {
+          located.converged = false;
+          located.message =
+              "a limit point at lambda = " + fmt_g(located.lambda) + ", a " + (up ? "minimum" : "maximum") +
+              " of lambda along its path, inside a step that went " + (up ? "up" : "down") + " in lambda from " +
+              fmt_g(before.lambda) + " to " + fmt_g(after.lambda) +
+              " with t_lambda's sign unchanged: not a point of the path traced up to this step, which went over "
+              "to another path there (near a bifurcation point of the perfect structure, the complementary path "
+              "of a nearly perfect one, whose " +
+              (up ? "minimum" : "maximum") +
+              " this is); the points after it are that path's. Not located. Shorter steps "
+              "(continuation.initial_step, continuation.max_step_ratio) keep the path on its own branch";
+        }
+      }
     }
     return located;
   };
@@ -598,7 +655,7 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     // ≥ 0: the check moved λ by more than the tolerance with the residual not fallen
     // (relative, at check_lambda); one more update tells a floor from a λ still
     // converging (below).
-    double check_move = -1.0, check_lambda = 0.0;
+    double check_move = -1.0, check_lambda = 0.0, check_residual = 0.0;
   };
   std::optional<FloorCandidate> floor_candidate;
   std::vector<double> lambda_history;                         // λ of every iterate
@@ -680,23 +737,28 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     // the residual is quadratic in λ's error: the deep arch at critical.tolerance =
     // 1e-6 and continuation.initial_step = 0.35, residuals 3.9e-8, 4.0e-13 and λ moved
     // 1.9e-6 by the check, which was the candidate's error). One more update tells
-    // them apart, where the budget allows: λ's move contracting tenfold is Newton, and
-    // the iterate in hand is tested as any other (and checked in turn); else the
-    // candidate stands, λ at its floor.
+    // them apart, where the budget allows: λ's move contracting tenfold and the
+    // residual falling tenfold below both (3.9e-13, 1.9e-13, then 1.4e-16 with λ moved
+    // by round-off) is Newton, and the iterate in hand is tested as any other (and
+    // checked in turn); else the candidate stands, λ at its floor. Both, and not the
+    // check's rule (the residual fallen tenfold below the candidate's, λ moved): at a
+    // floor the residual dips at random (a Beam3D column: 1.5e-12, 1.4e-12, 1.5e-12,
+    // 5.9e-16, 1.3e-12 …), and so may λ's move, but rarely both.
     bool second_check = false;
     if (floor_candidate && floor_candidate->check && std::isfinite(res) && std::isfinite(lambda)) {
       const double move = move_from_candidate();
-      if (res < 0.1 * floor_candidate->point.residual && move > options.tolerance) {
-        floor_candidate.reset();
-      } else if (floor_candidate->check_move < 0.0) {
-        if (move > options.tolerance && it < options.max_iterations) {
+      if (floor_candidate->check_move < 0.0) {  // the check's iterate
+        if (res < 0.1 * floor_candidate->point.residual && move > options.tolerance) {
+          floor_candidate.reset();
+        } else if (move > options.tolerance && it < options.max_iterations) {
           floor_candidate->check_move = move;
           floor_candidate->check_lambda = lambda;
+          floor_candidate->check_residual = res;
           second_check = true;
         }
-      } else if (std::abs(lambda - floor_candidate->check_lambda) / span_of(lambda) <
-                 0.1 * floor_candidate->check_move) {
-        floor_candidate.reset();
+      } else if (std::abs(lambda - floor_candidate->check_lambda) / span_of(lambda) < 0.1 * floor_candidate->check_move &&
+                 res < 0.1 * std::min(floor_candidate->point.residual, floor_candidate->check_residual)) {
+        floor_candidate.reset();  // the second check's: Newton, by λ and by the residual
       }
     }
     if (!std::isfinite(res)) {
