@@ -36,6 +36,22 @@ awk -F, 'NR > 1 { e = $12 < 0 ? -$12 : $12; if (e > m) m = e } END { exit !(m < 
 [ -f "$work/snap/states/final.json" ] || die "snap: no final state"
 echo "ok snap-through above P_dyn: mirror passed, $rows rows"
 
+# An event at the start value (the apex starts at uy = 0 and never comes back above
+# it): no passage (it was reported "at t = 0 (falling)"); an event given beside it on
+# the command line, and the file's mirror, are passed as before.
+"$sim" $cfg --out "$work/event0" "dynamics.event=2 uy 0" "dynamics.event=2 uy -0.5" > "$work/event0.log" 2>&1 \
+  || die "event0: exit $?"
+/usr/bin/python3 - "$work/event0/summary.json" <<'PY' || die "event0: $(grep -A12 '"events"' "$work/event0/summary.json")"
+import json, sys
+s = json.load(open(sys.argv[1]))
+ev = s["events"]
+assert not [e for e in ev if e["event"] == "u_2_uy = 0"], ev
+assert [e["direction"] for e in ev if e["event"] == "u_2_uy = -0.5"] == ["falling"], ev
+assert [e["direction"] for e in ev if e["event"] == "u_2_uy = -1.0"] == ["falling", "rising"], ev
+PY
+grep -q 'u_2_uy = 0' "$work/event0.log" && die "event0: an event at the start value: $(cat "$work/event0.log")"
+echo "ok an event at its start value: no passage at t = 0"
+
 # A time step longer than the run: one step (it was 0 steps, "completed" at t = 0).
 "$sim" $cfg --out "$work/onestep" --quiet dynamics.dt=1e12 > "$work/onestep.log" 2>&1
 rows=$(($(wc -l < "$work/onestep/history.csv") - 1))

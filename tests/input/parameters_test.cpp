@@ -219,7 +219,7 @@ TEST_CASE("sweep: specification and values", "[input][parameters][sweep]") {
   const auto close = analysis::sweep_values(parse_sweep("H=1:1.00000000000001:3", c));
   CHECK(close[1] > close[0]);
   CHECK(close[1] < close[2]);
-  CHECK(analysis::sweep_values(parse_sweep("H=2:3:1", c)) == std::vector<double>{2.0});
+  CHECK(analysis::sweep_values(parse_sweep("H=2:2:1", c)) == std::vector<double>{2.0});
   auto err = [&](const std::string& t) {
     try {
       parse_sweep(t, c);
@@ -236,6 +236,10 @@ TEST_CASE("sweep: specification and values", "[input][parameters][sweep]") {
   CHECK_THAT(err("H=-1:2:3:log"), Catch::Contains("log sweep needs"));
   CHECK_THAT(err("H=1:2:3:cubic"), Catch::Contains("'lin' or 'log'"));
   CHECK_THAT(err("H"), Catch::Contains("NAME=START:STOP:COUNT"));
+  // One value from a range (STOP unused), or one value COUNT times: both ran, with
+  // nothing said.
+  CHECK_THAT(err("H=2:3:1"), Catch::Contains("STOP (3) would be unused"));
+  CHECK_THAT(err("H=0.3:0.3:3"), Catch::Contains("the 3 values would all be 0.3"));
   CHECK(output::sweep_subdir(7) == "sweep/007");
 }
 

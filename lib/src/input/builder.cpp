@@ -1650,6 +1650,19 @@ void Builder::read_dynamics(Spec& s) {
         c_.fail(c_.find(key), key,
                 "index1-rk4 is explicit and takes no Newton iteration: this setting of Newton's would have no effect",
                 "an implicit integrator (energy-momentum, midpoint, newmark, hht)");
+  // Each tolerance serves its own test only: given beside the other test it was
+  // accepted and ignored.
+  if (o.scheme != dynamics::Scheme::Index1RK4) {
+    if (o.test == dynamics::ConvergenceTest::Energy && c_.has("dynamics.tolerance"))
+      c_.fail(c_.find("dynamics.tolerance"), "dynamics.tolerance",
+              "dynamics.convergence = energy does not test the residual: this tolerance would have no effect",
+              "dynamics.convergence = residual or both");
+    if (o.test == dynamics::ConvergenceTest::Residual && c_.has("dynamics.energy_tolerance"))
+      c_.fail(c_.find("dynamics.energy_tolerance"), "dynamics.energy_tolerance",
+              "dynamics.convergence = residual does not test the work of the corrections: this tolerance would have "
+              "no effect",
+              "dynamics.convergence = energy or both");
+  }
 
   // Time.
   d.t_end = *c_.real("dynamics.t_end");
@@ -1700,6 +1713,30 @@ void Builder::read_dynamics(Spec& s) {
   d.mass.lumping = *c_.text("dynamics.mass_matrix") == "consistent" ? dynamics::MassLumping::Consistent
                                                                     : dynamics::MassLumping::Lumped;
   const SparseMatrix M = dynamics::mass_matrix(*model_, d.mass);
+  // A member mass setting that changes nothing was accepted and ignored: a rotary
+  // inertia per length with no member rotation free (trusses only), a consistent mass
+  // with no line density. The mass matrix without it is the same.
+  const auto idle = [&](const char* key, dynamics::MassSpec without, const std::string& why, const char* valid) {
+    const SparseMatrix M0 = dynamics::mass_matrix(*model_, without);
+    const bool same = M0.nonZeros() == M.nonZeros() &&
+                      std::equal(M0.valuePtr(), M0.valuePtr() + M0.nonZeros(), M.valuePtr());
+    if (same) c_.fail(c_.find(key), key, why + ": it would have no effect", valid);
+  };
+  if (c_.has("dynamics.line_rotary_inertia") && d.mass.line_rotary_inertia > 0.0) {
+    dynamics::MassSpec without = d.mass;
+    without.line_rotary_inertia = 0.0;
+    idle("dynamics.line_rotary_inertia", without,
+         "no member of this model has a free rotation (a truss has none; fixed or hinged ends take none)",
+         "beam members with free rotations, or 0");
+  }
+  if (c_.has("dynamics.mass_matrix") && d.mass.lumping == dynamics::MassLumping::Consistent) {
+    dynamics::MassSpec without = d.mass;
+    without.lumping = dynamics::MassLumping::Lumped;
+    idle("dynamics.mass_matrix", without,
+         "a consistent member mass needs a member mass (dynamics.line_density or line_rotary_inertia > 0 on members "
+         "with free ends)",
+         "lumped, or a line density");
+  }
   if (const int i = dynamics::massless_unknown(M); i >= 0) {
     const Entry* e = c_.find("dynamics.line_density");
     c_.fail(e, e ? "dynamics.line_density" : "dynamics.mass",
@@ -1818,6 +1855,12 @@ void Builder::read_dynamics(Spec& s) {
     if (points.empty()) c_.fail(c_.find("dynamics.load"), "dynamics.load_point", "a table load needs load_point entries", "T LAMBDA");
     if (c_.has("dynamics.lambda"))
       c_.fail(c_.find("dynamics.lambda"), "dynamics.lambda", "a table load takes its factors from load_point", "no lambda");
+    // Nor the FACTOR of a start state (it was accepted and ignored: λ(0) came from the
+    // table).
+    if (const Entry* e = c_.find("dynamics.initial_state"); e && split_fields(e->value).size() > 1)
+      c_.fail(e, "dynamics.initial_state",
+              "a table load takes its factors from load_point: the FACTOR of initial_state would have no effect",
+              "STATE_FILE alone (its q), with the table's factors");
     for (const Fields& f : points) {
       f.require(2, 2);
       const double t = f.real(0, "T"), lam = f.real(1, "LAMBDA");

@@ -135,6 +135,14 @@ analysis::SweepSpec parse_sweep(std::string_view text, const Config& config) {
   if (f[2].empty() || r.ec != std::errc() || r.ptr != f[2].data() + f[2].size() || count < 1 || count > 100000)
     sweep_error("COUNT: expected an integer in [1, 100000], found '" + std::string(f[2]) + "'");
   s.count = count;
+  // One value from a range, or several equal ones: STOP went unused, or the same
+  // model was traced COUNT times (both ran without a word).
+  if (count == 1 && s.start != s.stop)
+    sweep_error("COUNT = 1 traces START alone, and STOP (" + std::string(f[1]) + ") would be unused",
+                "COUNT >= 2 from START to STOP, or START:START:1 for one value");
+  if (count > 1 && s.start == s.stop)
+    sweep_error("START = STOP: the " + std::to_string(count) + " values would all be " + std::string(f[0]),
+                "START != STOP for COUNT >= 2, or COUNT = 1");
   if (f.size() == 4) {
     if (f[3] == "log") s.log = true;
     else if (f[3] != "lin") sweep_error("the spacing is 'lin' or 'log', found '" + std::string(f[3]) + "'");
