@@ -61,6 +61,12 @@ using senda_app::stop_requested;
 // What the output files say of a spec besides its results (names, columns).
 senda::output::RunInfo run_info(const senda::input::Spec& spec);
 
+// The notes of an accepted model, on stderr: Spec::model_notes, and Spec::notes (the
+// keys without effect) where `key_notes` (a study words its own). Printed once the
+// model is accepted (no mechanism, a resolvable first step), so that a refused one
+// gets its error alone.
+void print_notes(const senda::input::Spec& spec, bool key_notes);
+
 // The three ways of running a config. Each returns the exit code; bad input
 // found before anything is written throws ConfigError (or DirectoryRefused).
 // run_trace takes the config and frees it once the analysis has started: nothing

@@ -36,6 +36,10 @@ int run_imperfection(const in::Config& config, const Command& cmd) {
                           "NAME=START:STOP:COUNT with 0 < START, 0 < STOP, START != STOP, COUNT >= 2");
   spec.log = true;
   const in::Spec reference = in::build(config);
+  in::check_mechanism(reference);  // a mechanism is bad input: found before anything is written
+  // The model's notes (a member of one element: every amplitude's path would be as
+  // stiff); the keys' notes are this study's own, below.
+  print_notes(reference, false);
   // The study follows no curves: every curve key is without effect here, design.follow
   // and --follow too (the generic notes would point to them).
   std::vector<const char*> keys{"design.follow"};

@@ -50,14 +50,19 @@ void refuse_unresolvable_step(const senda::input::Config& config, senda::analysi
               fmt::format("[{:g}, inf) for this model", analysis.follower().smallest_load_increment()));
 }
 
+void print_notes(const senda::input::Spec& spec, bool key_notes) {
+  for (const std::string& note : spec.model_notes) fmt::print(stderr, "note: {}\n", note);
+  if (key_notes)
+    for (const std::string& note : spec.notes) fmt::print(stderr, "note: {}\n", note);
+}
+
 int run_trace(std::unique_ptr<const senda::input::Config> config, const Command& cmd) {
   const senda::input::Spec spec = senda::input::build(*config);
   const bool plot = cmd.plot || spec.output.plot;
   senda::input::check_mechanism(spec);  // a mechanism is bad input: found before anything is written
   senda::analysis::Analysis analysis(*spec.model, spec.analysis, senda::input::design_parameters(*config, spec));
   refuse_unresolvable_step(*config, analysis);
-  // Once the model is accepted (a refused one gets its error alone).
-  for (const std::string& note : spec.notes) fmt::print(stderr, "note: {}\n", note);
+  print_notes(spec, true);
   config.reset();  // the design families keep their own copies
   senda::output::ResultsDir::check(cmd.out_dir, cmd.overwrite);
   // Interrupted while reading, building or starting: the old results stay as they are.

@@ -103,7 +103,7 @@ int run_sweep(const in::Config& config, const Command& cmd) {
   const an::SweepSpec spec = in::parse_sweep(cmd.sweep, config);
   const in::Spec reference = in::build(config);
   in::check_mechanism(reference);  // a mechanism is bad input: found before anything is written
-  for (const std::string& note : reference.notes) fmt::print(stderr, "note: {}\n", note);
+  print_notes(reference, true);
   out::ResultsDir::check(cmd.out_dir, cmd.overwrite);
   if (stop_requested()) return kExitInterrupted;  // before the old results are touched
   out::ResultsDir::prepare_sweep(cmd.out_dir, cmd.overwrite);

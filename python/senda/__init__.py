@@ -332,8 +332,9 @@ class Model:
     built model), unknowns (n), track_columns (the tracked displacements),
     design_parameters, options (a copy of the ExplorerOptions the file set),
     notes (the keys set that a run does not use, "FILE:LINE: KEY has no effect:
-    ...", as ``trace`` prints them; :func:`load` and :func:`build` also give each
-    as a UserWarning),
+    ...", as ``trace`` prints them), model_notes (what the model itself may get
+    wrong: members of one Simo-Reissner element, "FILE:LINE: model.beam: ...");
+    :func:`load` and :func:`build` also give each as a UserWarning,
     config_text (a built model: the .cfg text it was read from, without its
     options; None for a loaded file)."""
 
@@ -398,7 +399,7 @@ def load(path: os.PathLike | str, overrides: Optional[Mapping[str, Any]] = None)
     for k, v in (overrides or {}).items():
         texts += _override_text(str(k), v)
     model = Model(_core.load(os.fspath(path), texts))
-    for note in model.notes:
+    for note in model.model_notes + model.notes:
         warnings.warn(note, UserWarning, stacklevel=2)
     return model
 
@@ -575,11 +576,14 @@ def build(nodes: Any, *, trusses: Any = None, beams: Any = None, springs: Any = 
         raise _relocate(e, labels) from None
     model = Model(core, text)
     # Located as the errors are (_relocate): the options, or the argument row.
-    model.notes = [re.sub(r"^<command line>: ", "options: ",
-                          re.sub(rf"^{re.escape(_BUILD_FILE)}:(\d+): ",
-                                 lambda m: labels.get(int(m.group(1)), "senda.build") + ": ", n))
-                   for n in core.notes]
-    for note in model.notes:
+    def located(notes):
+        return [re.sub(r"^<command line>: ", "options: ",
+                       re.sub(rf"^{re.escape(_BUILD_FILE)}:(\d+): ",
+                              lambda m: labels.get(int(m.group(1)), "senda.build") + ": ", n))
+                for n in notes]
+    model.notes = located(core.notes)
+    model.model_notes = located(core.model_notes)
+    for note in model.model_notes + model.notes:
         warnings.warn(note, UserWarning, stacklevel=2)
     return model
 

@@ -872,6 +872,9 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("design_parameters", [](const LoadedModel& x) { return x.spec.design_parameters; })
       .def_property_readonly("notes", [](const LoadedModel& x) { return x.spec.notes; },
                              "keys set that this run does not use, \"FILE:LINE: KEY has no effect: ...\"")
+      .def_property_readonly("model_notes", [](const LoadedModel& x) { return x.spec.model_notes; },
+                             "what the model itself may get wrong (members of one Simo-Reissner element), "
+                             "\"FILE:LINE: model.beam: ...\"")
       .def_property_readonly("options", [](const LoadedModel& x) { return x.spec.analysis.explorer; },
                              "a copy of the explorer options the file set")
       .def("run", &run_model, py::arg("out"), py::arg("overwrite"), py::arg("progress"), py::arg("states"));

@@ -135,7 +135,7 @@ TEST_CASE("config: command-line overrides", "[input][config][overrides]") {
   SECTION("a scalar given twice on the command line is refused") {
     // The last one won in silence (dynamics.dt=0.1 dynamics.dt=0.5 ran at 0.5).
     CHECK_THROWS_WITH(c.apply_overrides({"stop.max_steps=50", "model.node=2 1 0", "stop.max_steps = 60"}),
-                      "<command line>: key 'stop.max_steps': given twice on the command line ('50', then '60'); "
+                      "<command line>: key 'stop.max_steps': given twice on the command line ('50' and '60'); "
                       "only repeatable keys may repeat");
     // A repeatable key appends; a parameter may repeat (the last wins); a program may
     // override a key again, one call at a time (a run started from a saved state).

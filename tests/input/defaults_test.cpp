@@ -186,22 +186,23 @@ TEST_CASE("defaults: one-element Simo-Reissner members of a frame are said to be
            n + "\nfix = 1 ux uy rz\nfix = 4 ux uy rz\nload = 2 ux 1\n";
   };
   const input::Spec one = input::build(input::Config::parse(portal(""), "portal.cfg"));
-  REQUIRE(one.notes.size() == 1);
-  CHECK(one.notes[0].rfind("portal.cfg:6: model.beam: 3 members have one element (N = 1, the default; members 100, "
+  REQUIRE(one.model_notes.size() == 1);
+  CHECK(one.notes.empty());  // a note on the model, not on a key without effect
+  CHECK(one.model_notes[0].rfind("portal.cfg:6: model.beam: 3 members have one element (N = 1, the default; members 100, "
                            "200, 300)", 0) == 0);
-  CHECK(input::build(input::Config::parse(portal(" 4"), "portal.cfg")).notes.empty());
+  CHECK(input::build(input::Config::parse(portal(" 4"), "portal.cfg")).model_notes.empty());
   CHECK(input::build(input::Config::parse(portal("", "beam_formulation = corotational\n"), "portal.cfg"))
-            .notes.empty());
+            .model_notes.empty());
   // A member meshed by hand, one element per member in line (a column of two
   // members, and a curve of members at 20°), is a discretization: nothing said.
   const std::string column =
       "[model]\nnode = 1 0 0\nnode = 2 0 1\nnode = 3 0 2\nbeam = 1 1 2 1e4 1e4 1\nbeam = 2 2 3 1e4 1e4 1\n"
       "fix = 1 ux uy rz\nload = 3 uy -1\n";
-  CHECK(input::build(input::Config::parse(column, "column.cfg")).notes.empty());
+  CHECK(input::build(input::Config::parse(column, "column.cfg")).model_notes.empty());
   const std::string curve =
       "[model]\nnode = 1 0 0\nnode = 2 1 0\nnode = 3 1.9397 0.3420\nbeam = 1 1 2 1e4 1e4 1\n"
       "beam = 2 2 3 1e4 1e4 1\nfix = 1 ux uy rz\nload = 3 uy -1\n";
-  CHECK(input::build(input::Config::parse(curve, "curve.cfg")).notes.empty());
+  CHECK(input::build(input::Config::parse(curve, "curve.cfg")).model_notes.empty());
   // A brace of one element, pinned at a support and hinged to the frame, or rigidly
   // joined: said either way (one element cannot buckle as the member does; a pinned
   // column of one element found no buckling up to 3.5 times its Euler load).
@@ -209,8 +210,8 @@ TEST_CASE("defaults: one-element Simo-Reissner members of a frame are said to be
       "[model]\nnode = 1 0 0\nnode = 2 0 4\nnode = 3 4 4\nnode = 4 4 0\nnode = 5 -1 0\n"
       "beam = 10 1 2 1e7 1e6 1e4 8\nbeam = 20 2 3 1e7 1e6 1e4 8\nbeam = 30 3 4 1e7 1e6 1e4 8\n"
       "beam = 40 5 3 1e7 1e6 1e4\nfix = 1 ux uy rz\nfix = 5 ux uy\nfix = 4 ux uy rz\nload = 2 ux 1\n";
-  CHECK(input::build(input::Config::parse(braced + "hinge = 3 40\n", "brace.cfg")).notes.size() == 1);
-  CHECK(input::build(input::Config::parse(braced, "brace.cfg")).notes.size() == 1);
+  CHECK(input::build(input::Config::parse(braced + "hinge = 3 40\n", "brace.cfg")).model_notes.size() == 1);
+  CHECK(input::build(input::Config::parse(braced, "brace.cfg")).model_notes.size() == 1);
 }
 
 TEST_CASE("defaults: validate() names the field of a bad value", "[analysis][defaults]") {

@@ -174,7 +174,7 @@ class Builder {
     Eigen::Vector3d axis_a = Eigen::Vector3d::Zero(), axis_b = Eigen::Vector3d::Zero();
     Eigen::Vector3d axis2_a = Eigen::Vector3d::Zero(), axis2_b = Eigen::Vector3d::Zero();
   };
-  std::vector<std::string> notes_;  // said by the command before the run (Spec::notes)
+  std::vector<std::string> model_notes_;  // said by the command before the run (Spec::model_notes)
   void read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids);
   void note_single_elements(const std::vector<const Member*>& single);
   void read_thin_walled(std::vector<Member>& members, const std::map<int, Entry>& ids);
@@ -1903,7 +1903,7 @@ void Builder::note_single_elements(const std::vector<const Member*>& single) {
   if (single.size() > 5) ids_text += ", ...";
   const std::size_t count = single.size();
   const Entry& e = *single.front()->entry;
-  notes_.push_back(location(e.file, e.line) + ": model.beam: " + std::to_string(count) + " member" +
+  model_notes_.push_back(location(e.file, e.line) + ": model.beam: " + std::to_string(count) + " member" +
                    (count == 1 ? " has" : "s have") + " one element (N = 1, the default; member" +
                    (count == 1 ? " " : "s ") + ids_text +
                    "): a Simo-Reissner element has one integration point and a constant curvature, so one element "
@@ -1935,7 +1935,7 @@ Spec Builder::run() {
   } catch (const model::ModelError& e) {
     c_.fail(nullptr, "", std::string("inconsistent model: ") + e.what());
   }
-  s.notes = std::move(notes_);
+  s.model_notes = std::move(model_notes_);
   read_continuation(s);
   read_design(s);
   read_output(s);

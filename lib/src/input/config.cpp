@@ -809,10 +809,12 @@ void Config::apply_overrides(const std::vector<std::string>& assignments) {
       if (o && !o->repeatable && std::string_view(o->key) != kParameterRow) {
         const auto [at, fresh] = given.emplace(key, value);
         // The same value twice is no contradiction (--primary-only with
-        // branches.switch=false).
+        // branches.switch=false). "and", not "then": trace's flags are applied after
+        // the key=value arguments, whatever the order they were typed in (--switch BP1
+        // branches.at=BP2 read "('BP2', then 'BP1')").
         if (!fresh && at->second != value)
           throw ConfigError(kCommandLine, 0, key,
-                            "given twice on the command line (" + quote_excerpt(at->second) + ", then " +
+                            "given twice on the command line (" + quote_excerpt(at->second) + " and " +
                                 quote_excerpt(value) + "); only repeatable keys may repeat" +
                                 (key == "branches.switch" || key == "branches.at" || key == "branches.from" ||
                                          key == "design.follow"

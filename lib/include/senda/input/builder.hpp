@@ -95,8 +95,11 @@ struct Spec {
   std::vector<Entry> node_entries;
   // Keys the input sets that this run does not use, one line each ("FILE:LINE: KEY
   // … has no effect …"), in the file's order: not errors (a file may keep them for
-  // another run); the trace app prints them.
+  // another run); the trace app prints them where they apply (a study words its own).
   std::vector<std::string> notes;
+  // What the model itself may get wrong (members of one Simo–Reissner element), one
+  // line each: said by every command that traces the model.
+  std::vector<std::string> model_notes;
 };
 
 // The [design] keys that act on curves of critical points (design.follow) only.
