@@ -60,7 +60,7 @@ TEST_CASE("the check update states lambda's round-off floor where the tests' est
         CHECK(p.floor_lambda_spread < 1e-7);  // the floor, not a failure to converge (√tol = 1e-5)
         // Two samples of the floor: the check, and the second check that tells a floor
         // from a λ still converging (neither contracts tenfold at a floor).
-        CHECK(p.message.find("the two updates after it moved it by up to") != std::string::npos);
+        CHECK(p.message.find("the two updates after it moved it by") != std::string::npos);
       }
     }
     // One sample of the floor per run: it can fall below the tolerance by chance, but

@@ -506,34 +506,34 @@ CriticalPoint locate(const Problem& problem, const continuation::PathPoint& befo
       return located;
     }
     if (evidence == BracketEvidence::Bifurcation && located.kind == CriticalKind::Limit) {
-      // A limit point where the signs say t_λ kept its sign: the path did not turn at
-      // it between the two points. It can still be a maximum the path reached from
-      // `before` before its step went over to another path (the complementary path of
-      // a nearly perfect structure, docs/theory.md §4): then λ rose to it from before's
-      // λ (or fell, at a minimum). A minimum inside a step that went up in λ (or a
-      // maximum inside one that went down) is not on the path from `before`: it is the
-      // extremum of the path the step landed on (three-bar with a lateral dead load
-      // of 1e-5: the step from λ 0.328 to 0.368 went from the natural path, which has
-      // no maximum near λ_c = 1/3 (a stable-symmetric bifurcation), to the complementary
-      // one, and its minimum at 0.3339 was reported as the path's LP1).
-      const double lo = std::min(before.lambda, after.lambda), hi = std::max(before.lambda, after.lambda);
-      const double margin = 1e-3 * (hi - lo);
-      if (located.lambda > lo + margin && located.lambda < hi - margin) {
-        const std::optional<double> curvature = limit_curvature(problem, located.q, located.lambda, located.phi);
-        const bool up = after.lambda > before.lambda;
-        if (curvature && (up ? *curvature > 0.0 : *curvature < 0.0)) {
-          located.converged = false;
-          located.message =
-              "a limit point at lambda = " + fmt_g(located.lambda) + ", a " + (up ? "minimum" : "maximum") +
-              " of lambda along its path, inside a step that went " + (up ? "up" : "down") + " in lambda from " +
-              fmt_g(before.lambda) + " to " + fmt_g(after.lambda) +
-              " with t_lambda's sign unchanged: not a point of the path traced up to this step, which went over "
-              "to another path there (near a bifurcation point of the perfect structure, the complementary path "
-              "of a nearly perfect one, whose " +
-              (up ? "minimum" : "maximum") +
-              " this is); the points after it are that path's. Not located. Shorter steps "
-              "(continuation.initial_step, continuation.max_step_ratio) keep the path on its own branch";
-        }
+      // A limit point from a bracket whose signs do not say a fold was crossed along
+      // the path (t_λ kept its sign; or det K kept its and t_λ turned). It can still
+      // be a maximum the path reached from `before` before its step went over to
+      // another path (the complementary path of a nearly perfect structure,
+      // docs/theory.md §4). But the first turn of λ along the path from `before` is a
+      // maximum where the path left `before` going up in λ (t_λ > 0 there: bordered
+      // sign × det sign, eq. 3.2), a minimum where it went down. A minimum reached
+      // from a point going up (or a maximum from one going down) is not on that path:
+      // it is the extremum of the path the step landed on (three-bar with a lateral
+      // dead load of 1e-5: the step from λ 0.328 to 0.368 went from the natural path,
+      // which has no maximum near λ_c = 1/3, a stable-symmetric bifurcation, to the
+      // complementary one, and its minimum, 0.3339, was reported as the path's LP1).
+      const int up = before.det_sign * before.bordered_sign;  // sign of t_λ at `before`
+      const std::optional<double> curvature =
+          up != 0 ? limit_curvature(problem, located.q, located.lambda, located.phi) : std::nullopt;
+      if (curvature && (up > 0 ? *curvature > 0.0 : *curvature < 0.0)) {
+        const char* extremum = up > 0 ? "minimum" : "maximum";
+        located.converged = false;
+        located.message =
+            "a limit point at lambda = " + fmt_g(located.lambda) + ", a " + extremum +
+            " of lambda along its path, where the path left the step's first point (lambda = " +
+            fmt_g(before.lambda) + ") going " + (up > 0 ? "up" : "down") + " in lambda, so that its first turn is a " +
+            (up > 0 ? "maximum" : "minimum") +
+            ": not a point of the path traced up to this step, which went over to another path (near a bifurcation "
+            "point of the perfect structure, the complementary path of a nearly perfect one, whose " +
+            extremum +
+            " this is); the points after it are that path's. Not located. Shorter steps "
+            "(continuation.initial_step, continuation.max_step_ratio) keep the path on its own branch";
       }
     }
     return located;
@@ -663,7 +663,9 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   Vector G1(n), G2(n), r(n), gl(n), gl2, Klphi;  // gl2, Klphi: non-proportional problems only
   Eigen::MatrixXd rhs(n, 3), H, J;
   double lambda_move = -1.0;  // ≥ 0: how far the check update moved λ from the candidate, relative
-  double lambda_move2 = -1.0;  // ≥ 0: how far the second check moved it from the first's iterate
+  // ≥ 0: how far the check and the second check moved λ (each from the iterate before;
+  // lambda_move is then λ's spread over the candidate and both).
+  double lambda_move1 = -1.0, lambda_move2 = -1.0;
   // The candidate stands: its point (state, mode, residual, φᵀr, system), the history
   // up to it (as marked since: a switch to SPB at its iteration raises its last entry),
   // and K and r at it for v = K̃⁻¹r below. A check candidate keeps how far the update
@@ -674,11 +676,20 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     return std::abs(lambda - floor_candidate->point.lambda) / span_of(floor_candidate->point.lambda);
   };
   const auto stand_candidate = [&] {
-    if (floor_candidate->check && cp.residual_history.size() > floor_candidate->point.residual_history.size()) {
-      lambda_move = std::isfinite(lambda) ? move_from_candidate() : 0.0;
-      if (floor_candidate->check_move >= 0.0) {  // the spread over the candidate and its two checks
-        if (std::isfinite(lambda)) lambda_move2 = std::abs(lambda - floor_candidate->check_lambda) / span_of(lambda);
-        lambda_move = std::max(lambda_move, floor_candidate->check_move);
+    const std::size_t made = floor_candidate->point.residual_history.size();  // iterates up to the candidate
+    if (floor_candidate->check && cp.residual_history.size() > made) {
+      if (floor_candidate->check_move < 0.0) {
+        lambda_move = std::isfinite(lambda) ? move_from_candidate() : 0.0;
+      } else {
+        // The check's move; with the second update made, λ's spread over the three
+        // iterates (the second can come back past the candidate). Not where the second
+        // update could not be made (K̃ singular at the check's iterate, …): one move.
+        lambda_move = floor_candidate->check_move;
+        if (cp.residual_history.size() > made + 1 && std::isfinite(lambda)) {
+          lambda_move1 = floor_candidate->check_move;
+          lambda_move2 = std::abs(lambda - floor_candidate->check_lambda) / span_of(lambda);
+          lambda_move = std::max({lambda_move1, lambda_move2, move_from_candidate()});
+        }
       }
     }
     std::vector<double> history = std::move(cp.residual_history);
@@ -1081,8 +1092,8 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
   } else if (lambda_move > std::sqrt(options.tolerance)) {
     cp.converged = false;
     cp.message = cp.system + " met the tolerance in " + std::to_string(cp.newton_iterations) + " iterations, but " +
-                 (lambda_move2 >= 0.0 ? "the two updates after it moved lambda by up to " + fmt_g(lambda_move) +
-                                            " (the second by " + fmt_g(lambda_move2) + ")"
+                 (lambda_move2 >= 0.0 ? "the two updates after it moved lambda by " + fmt_g(lambda_move1) + " and " +
+                                            fmt_g(lambda_move2) + ", a spread of " + fmt_g(lambda_move)
                                       : "one more update moved lambda by " + fmt_g(lambda_move)) +
                  " relative, more than sqrt(critical.tolerance) = " + fmt_g(std::sqrt(options.tolerance)) +
                  ": not located";
@@ -1092,8 +1103,8 @@ CriticalPoint refine(const Problem& problem, const Vector& q_start, double lambd
     cp.floor_lambda_spread = lambda_move;
     cp.message = "located with " + cp.system + " in " + std::to_string(cp.newton_iterations) +
                  " iterations, lambda to its round-off floor: " +
-                 (lambda_move2 >= 0.0 ? "the two updates after it moved it by up to " + fmt_g(lambda_move) +
-                                            " (the second by " + fmt_g(lambda_move2) + ")"
+                 (lambda_move2 >= 0.0 ? "the two updates after it moved it by " + fmt_g(lambda_move1) + " and " +
+                                            fmt_g(lambda_move2) + ", a spread of " + fmt_g(lambda_move)
                                       : "one more update moved it by " + fmt_g(lambda_move)) +
                  " relative, above critical.tolerance = " + fmt_g(options.tolerance);
   } else {
