@@ -153,6 +153,7 @@ class Builder {
   void read_imperfection();
   Eigen::Vector3d imperfection_at(int id) const;
   void check_imperfection_nodes() const;
+  void check_imperfection_model() const;
   void read_dynamics(Spec& s);
   void read_rigid_links();
   void read_constraints(DynamicsSpec& d);
@@ -201,6 +202,7 @@ class Builder {
   // every node the mode file moves (user, mesh and intermediate nodes of meshed beams).
   std::map<std::pair<int, int>, double> imperfection_;
   const Entry* imperfection_entry_ = nullptr;
+  std::string imperfection_file_;
   std::vector<Entry> node_entries_;
   double extent_ = 0.0;            // size of the model, for the zero-length test
   std::vector<std::pair<int, int>> links_;  // dynamics.rigid_link: node indices (a, b)
@@ -409,6 +411,7 @@ void Builder::read_imperfection() {
   imperfection_ = read_mode_file(f, f[0], false, false);
   for (auto& [key, v] : imperfection_) v *= amplitude;
   imperfection_entry_ = &f.entry();
+  imperfection_file_ = f[0];
 }
 
 Eigen::Vector3d Builder::imperfection_at(int id) const {
@@ -428,6 +431,31 @@ void Builder::check_imperfection_nodes() const {
       c_.fail(imperfection_entry_, "model.imperfection",
               "the mode file moves node " + std::to_string(key.first) + ", which this model does not have",
               "a mode of the same model");
+}
+
+// The model the mode file was written for, where its run's state is beside it
+// (DIR/modes/<id>.csv and DIR/states/<id>.json, as trace writes them): its unknowns'
+// fingerprint must be this model's. A mode of another mesh of the same structure (a
+// column of N = 16 reused at N = 32: its node ids exist here, at other places) moved
+// the nodes it named and left the others straight, 0.42 of the intended mode, with
+// nothing said. A mode file on its own (copied, or written by hand with some nodes
+// only) is taken as it is.
+void Builder::check_imperfection_model() const {
+  if (!imperfection_entry_) return;
+  const fs::path mode(imperfection_file_);
+  if (mode.parent_path().filename() != "modes") return;
+  const fs::path state = mode.parent_path().parent_path() / "states" / (mode.stem().string() + ".json");
+  std::error_code ec;
+  if (!fs::is_regular_file(state, ec)) return;
+  try {
+    read_state_point(state, model_->size(), core::unknowns_fingerprint(*model_), "model.imperfection");
+  } catch (const ConfigError& err) {
+    c_.fail(imperfection_entry_, "model.imperfection",
+            "the mode file '" + imperfection_file_ + "' was written with " + state.string() + ", which says: " +
+                err.message() + " (another mesh N of the members, other nodes or supports: node ids need not be at "
+                "the same places)",
+            "a modes/<id>.csv of the same model (the file at AMPLITUDE = 0)");
+  }
 }
 
 void Builder::read_nodes() {
@@ -1935,6 +1963,7 @@ Spec Builder::run() {
   } catch (const model::ModelError& e) {
     c_.fail(nullptr, "", std::string("inconsistent model: ") + e.what());
   }
+  check_imperfection_model();
   s.model_notes = std::move(model_notes_);
   read_continuation(s);
   read_design(s);
