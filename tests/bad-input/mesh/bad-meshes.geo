@@ -4,6 +4,7 @@
 //   gmsh -1 bad-meshes.geo -setnumber case 2 -format msh22 -o version-2.msh      (MSH 2.2)
 //   gmsh -1 bad-meshes.geo -setnumber case 3 -format msh41 -o spaced-name.msh    (a group name with a space)
 //   gmsh -1 bad-meshes.geo -setnumber case 4 -format msh41 -o portal-3d.msh      (a girder of several lines)
+//   gmsh -1 bad-meshes.geo -setnumber case 5 -format msh41 -o duplicate-line.msh (a bar defined twice)
 // The others are two-bar.msh (tests/input/mesh/) edited by hand, each header says how.
 DefineConstant[ case = 1 ];
 If (case == 1)
@@ -46,4 +47,14 @@ If (case == 4)
   Physical Point("top") = {2, 3};
   Physical Curve("cols") = {1, 3};
   Physical Curve("girder") = {2};
+EndIf
+If (case == 5)
+  // The two-bar truss with its first bar defined twice (Line 3, reversed): two
+  // elements on one pair of nodes, a member counted twice.
+  Point(1) = {-1, 0, 0}; Point(2) = {0, 0.5, 0}; Point(3) = {1, 0, 0};
+  Line(1) = {1, 2}; Line(2) = {2, 3}; Line(3) = {2, 1};
+  Transfinite Curve {1:3} = 2;
+  Physical Curve("bars") = {1, 2, 3};
+  Physical Point("base") = {1, 3};
+  Physical Point("apex") = {2};
 EndIf
