@@ -312,8 +312,16 @@ if want $case; then
   # Load control across von Mises' LP1: the corrector at fixed lambda lands on the far
   # branch (uy -0.20 -> -1.08). The points are equilibria and both limit points are
   # located (the eigenvalue monitor), but the run says the curve jumped; spherical
-  # steps follow the path and say nothing of the kind.
-  run $case "$src/problems/von-mises.cfg" continuation.constraint=load
+  # steps follow the path and say nothing of the kind. The file's initial step times
+  # sqrt 2: under load control the first increment is initial_step itself (it was
+  # sqrt 2 times it, the arc-length step's Delta s0), and at the file's 0.005 the
+  # steps reach LP1 and the run ends there, saying so.
+  run $case-first "$src/problems/von-mises.cfg" continuation.constraint=load
+  awk -F, 'NR == 3 { exit !($3 == 0.005) }' "$work/$case-first/path.csv" ||
+    die "the first increment is not initial_step: $(sed -n 3p "$work/$case-first/path.csv")"
+  message $case-first | grep -q 'load control: the path reaches a limit point near lambda = 0.0344265' ||
+    die "at the file's step: $(message $case-first)"
+  run $case "$src/problems/von-mises.cfg" continuation.constraint=load continuation.initial_step=0.00707106781186548
   [ $rc -eq 0 ] || die "exit $rc: $(message $case)"
   message $case | grep -q 'under load control 1 step jumped (the first from point 7' || die "no jump said: $(message $case)"
   run $case-arc "$src/problems/von-mises.cfg"
@@ -452,7 +460,7 @@ if want $case; then
   # loop's top (lambda 0.42 -> 0.43, onto the path beyond the support line), the
   # corrector moving the displacements 2.1 times what the predictor did: said (the
   # bound was 10 times, and nothing was said).
-  run $case "$src/problems/three-bar.cfg" continuation.constraint=load
+  run $case "$src/problems/three-bar.cfg" continuation.constraint=load continuation.initial_step=0.0282842712474619
   [ $rc -eq 0 ] || die "three-bar: exit $rc: $(message $case)"
   n=$(grep -c 'under load control 1 step jumped (the first from point 5 at lambda = 0.42' "$work/$case/summary.json")
   [ "$n" -eq 2 ] || die "three-bar: the jump said on $n branches, expected 2"

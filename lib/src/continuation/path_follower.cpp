@@ -489,7 +489,13 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
     return false;
   }
   started_by_load_ = true;
-  ds0_ = std::abs(options_.initial_load_increment) * unit_load_length_;
+  // The first step's length in the scaled norm, Δs₀ = Δλ₀ ‖(v, 1)‖: the first
+  // predictor's Δλ is then Δλ₀ along the tangent (v, 1). Under load control the step
+  // is ψΔλ = Δs, and the same Δs₀ made the first increment Δλ₀ ‖(v, 1)‖/ψ, √2 Δλ₀
+  // with auto_scale (a user's initial_step = 0.1 went 0.1414, 0.3414, …): there
+  // Δs₀ = ψΔλ₀, so that the first increment is the one given.
+  ds0_ = std::abs(options_.initial_load_increment) *
+         (options_.constraint == ConstraintKind::LoadControl ? scaling_.psi : unit_load_length_);
   ds_ = ds0_;
   ds_min_ = options_.min_step_ratio * ds0_;
   ds_max_ = options_.max_step_ratio * ds0_;
