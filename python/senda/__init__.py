@@ -379,6 +379,18 @@ class Model:
         return _result(self._core.run(None if out is None else os.fspath(out), overwrite, progress, states))
 
 
+
+def _mapping(value, name: str) -> Mapping:
+    """`value` as the {"section.key": value} mapping an argument `name` takes (None:
+    empty). A list of pairs was an AttributeError ("'list' object has no attribute
+    'items'") from inside the module."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{name} must be a mapping {{\"section.key\": value}}, not {type(value).__name__} "
+                        f"(a list of pairs: dict(...) of it)")
+    return value
+
 def load(path: os.PathLike | str, overrides: Optional[Mapping[str, Any]] = None) -> Model:
     """Reads and builds the structure of a .cfg file, as ``trace`` does (docs/config.md).
 
@@ -396,7 +408,7 @@ def load(path: os.PathLike | str, overrides: Optional[Mapping[str, Any]] = None)
     key, a malformed value or a structure that is a mechanism, with the message
     ``trace`` prints (after ``trace: ``)."""
     texts = []
-    for k, v in (overrides or {}).items():
+    for k, v in _mapping(overrides, "overrides").items():
         texts += _override_text(str(k), v)
     model = Model(_core.load(os.fspath(path), texts))
     for note in model.model_notes + model.notes:
@@ -569,7 +581,7 @@ def build(nodes: Any, *, trusses: Any = None, beams: Any = None, springs: Any = 
     text = "\n".join(lines) + "\n"
     try:
         overrides = []
-        for k, v in (options or {}).items():
+        for k, v in _mapping(options, "options").items():
             overrides += _override_text(str(k), v)
         core = _core.load_text(text, _BUILD_FILE, overrides)
     except ConfigError as e:

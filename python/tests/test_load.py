@@ -159,6 +159,12 @@ def test_errors_have_the_cli_message(cfg, overrides, args, run_trace):
     assert e.value.file in (cfg, "<command line>")
 
 
+def test_overrides_not_a_mapping_is_a_type_error():
+    # A list of pairs was an AttributeError from inside the module.
+    with pytest.raises(TypeError, match="overrides must be a mapping"):
+        senda.load("problems/three-bar.cfg", overrides=[("stop.max_steps", 5)])
+
+
 def test_config_error_fields():
     with pytest.raises(senda.ConfigError) as e:
         senda.load("problems/three-bar.cfg", overrides={"stop.max_stepz": 5})
