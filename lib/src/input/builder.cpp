@@ -268,8 +268,21 @@ const NodeInfo& Builder::result_node(const Fields& f, std::size_t i, const char*
 std::vector<int> Builder::group_elements(const Fields& f, std::size_t i, bool lines_only) const {
   const std::string name = f[i].substr(kGroupPrefix.size());
   if (!mesh_) f.fail("'" + f[i] + "' names a physical group, but there is no model.mesh", "model.mesh = FILE.msh");
-  if (mesh_->find_groups(name).empty())
+  const std::vector<const PhysicalGroup*> groups = mesh_->find_groups(name);
+  if (groups.empty())
     f.fail(mesh_->file + ": no physical group is named '" + name + "'", "a group of the mesh: " + mesh_->group_names());
+  // Gmsh lets a point group and a curve group share a name; group:NAME took the nodes
+  // of both (a tip load `load = group:top uy -1` on a mesh whose top curve was also
+  // "top" acted at all 10 nodes of the curve, and the cantilever buckled at 0.12 of
+  // its load, nothing said).
+  const auto kind = [](int dim) {
+    return dim == 0 ? "a point group" : dim == 1 ? "a curve group" : dim == 2 ? "a surface group" : "a volume group";
+  };
+  for (const PhysicalGroup* g : groups)
+    if (g->dim != groups.front()->dim)
+      f.fail(fmt::format("{}: the name '{}' is given to {} and to {}: group:{} would take the elements of both",
+                         mesh_->file, name, kind(groups.front()->dim), kind(g->dim), name),
+             "one name per group: rename one of them in the .geo and mesh again");
   std::vector<int> out = mesh_->elements_in(name);
   if (lines_only) {
     std::erase_if(out, [&](int e) { return mesh_->elements[e].type != 1; });

@@ -5,6 +5,7 @@
 //   gmsh -1 bad-meshes.geo -setnumber case 3 -format msh41 -o spaced-name.msh    (a group name with a space)
 //   gmsh -1 bad-meshes.geo -setnumber case 4 -format msh41 -o portal-3d.msh      (a girder of several lines)
 //   gmsh -1 bad-meshes.geo -setnumber case 5 -format msh41 -o duplicate-line.msh (a bar defined twice)
+//   gmsh -1 bad-meshes.geo -setnumber case 6 -format msh41 -o shared-name.msh    (a point and a curve group "top")
 // The others are two-bar.msh (tests/input/mesh/) edited by hand, each header says how.
 DefineConstant[ case = 1 ];
 If (case == 1)
@@ -57,4 +58,14 @@ If (case == 5)
   Physical Curve("bars") = {1, 2, 3};
   Physical Point("base") = {1, 3};
   Physical Point("apex") = {2};
+EndIf
+If (case == 6)
+  // A column of two curves whose top point and upper curve are both "top".
+  Point(1) = {0, 0, 0}; Point(2) = {0, 1, 0}; Point(3) = {0, 2, 0};
+  Line(1) = {1, 2}; Line(2) = {2, 3};
+  Transfinite Curve {1, 2} = 3;
+  Physical Curve("col") = {1, 2};
+  Physical Point("base") = {1};
+  Physical Point("top") = {3};
+  Physical Curve("top") = {2};
 EndIf

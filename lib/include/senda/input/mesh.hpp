@@ -59,7 +59,8 @@ struct Mesh {
   // (entity dim, entity tag) -> physical tags of that entity
   std::map<std::pair<int, int>, std::vector<int>> entity_groups;
 
-  // The groups called `name` (a name may be given to groups of several dimensions).
+  // The groups called `name` (Gmsh lets groups of several dimensions share a name;
+  // the builder refuses such a name where a key uses it).
   std::vector<const PhysicalGroup*> find_groups(const std::string& name) const;
   // Indices into elements of every element in a group called `name`, in file order.
   std::vector<int> elements_in(const std::string& name) const;
