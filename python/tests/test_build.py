@@ -185,7 +185,7 @@ def test_errors_name_the_row():
     error("loads[0]: field 'u y' is not a name", loads=[(2, "u y", -1.0)])
     error("loads[0]: True is not a field", loads=[(2, "uy", True)])
     error("senda.build: key 'model.load': no load", loads=[])
-    error("nodes[1]: key 'model.fix': the structure is a mechanism", fix={1: "all", 3: "all"},
+    error("nodes[1]: key 'model.node': the structure is a mechanism", fix={1: "all", 3: "all"},
           trusses=[(1, 1, 2, 1.0), (2, 2, 3, 1.0)], options={"stop.max_steps": 5},
           nodes=[(1, -1.0, 0.0), (2, 0.0, 0.0), (3, 1.0, 0.0)])
 

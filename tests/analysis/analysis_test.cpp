@@ -383,7 +383,7 @@ TEST_CASE("analysis: a mechanism is bad input, found before anything is written"
   const fs::path dir = scratch("mechanism");
   // Three collinear nodes: the middle one has no transverse stiffness at the start.
   CHECK_THROWS_WITH(run_into(spec, dir),
-                    Catch::StartsWith("m.cfg:3: key 'model.fix': the structure is a mechanism") &&
+                    Catch::StartsWith("m.cfg:3: key 'model.node': the structure is a mechanism") &&
                         Catch::Contains("free degree of freedom: node 2 uy"));
   CHECK_FALSE(fs::exists(dir));
 }

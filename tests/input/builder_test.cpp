@@ -162,12 +162,14 @@ TEST_CASE("builder: output.track and stop.displacement name the intermediate nod
   CHECK(s.analysis.track[3] == m.equation(s.track[3].node, senda::model::Component::Uy));
   CHECK(s.analysis.explorer.path.monitor_dof ==
         m.equation(s.track[3].node, senda::model::Component::Ux));
-  // Nothing else names them: a support or a load on node 10 is refused as before.
+  // Nothing else names them: a support or a load on an intermediate node is refused,
+  // as such (it said "node 4 does not exist", while track takes it).
   CHECK_THAT(senda::test::build_error(
                  "[model]\nnode = 1 0 0\nnode = 2 0 1\nbeam = 1 1 2 1e5 1e5 1.0 4\nfix = 1 ux uy rz\nfix = 4 ux\n"
                  "load = 2 uy -1\n",
                  "b.cfg"),
-             Catch::Contains("node 4 does not exist"));
+             Catch::Contains("b.cfg:6: key 'model.fix'") &&
+                 Catch::Contains("node 4 is an intermediate node of the beam member at line 4"));
 }
 
 TEST_CASE("trace: a tracked intermediate node of the Euler column moves half as far as its top on the primary "

@@ -238,7 +238,7 @@ TEST_CASE("3D hinge input: a girder of several members ball-jointed at both ends
     const std::string msg = e.what();
     INFO(msg);
     CHECK_THAT(msg, Catch::StartsWith("g.cfg") &&
-                        Catch::Contains("key 'model.fix': the structure is a mechanism or is not supported"));
+                        Catch::Contains("key 'model.node': the structure is a mechanism or is not supported"));
     CHECK_THAT(msg, Catch::Contains("if a line of several members (a girder meshed into several lines, or typed as "
                                     "several members) is ball-jointed at both of its ends, it turns freely about "
                                     "itself") &&

@@ -102,7 +102,7 @@ TEST_CASE("hinge input: a cantilever with a hinge is refused as a mechanism", "[
     INFO(msg);
     // At the line of the hinge's node (node 2, line 3): the first unknown the mechanism
     // moves is the member's own rotation there (the message had no line).
-    CHECK_THAT(msg, Catch::StartsWith("m.cfg:3: key 'model.fix': the structure is a mechanism or is not supported") &&
+    CHECK_THAT(msg, Catch::StartsWith("m.cfg:3: key 'model.node': the structure is a mechanism or is not supported") &&
                         Catch::Contains("nearly singular"));
     // The mechanism (the outer member turning about the hinge) leaves a pivot at
     // rounding level, not an exact zero; the driver names the unknowns of its null

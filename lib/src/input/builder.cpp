@@ -250,6 +250,13 @@ Component Builder::component(const Fields& f, std::size_t i, bool allow_rotation
 const NodeInfo& Builder::node(const Fields& f, std::size_t i, const char* what) const {
   const int id = f.id(i, what);
   const auto it = nodes_.find(id);
+  // An intermediate node of a meshed beam exists (track takes it) but carries no
+  // support or load: said as such, not "does not exist".
+  if (it == nodes_.end() && inner_nodes_.count(id))
+    f.fail(std::string(what) + ": node " + std::to_string(id) +
+               " is an intermediate node of the beam member at line " + std::to_string(inner_nodes_.at(id).entry.line) +
+               " (meshed into N elements): output.track takes it, this key a node of model.node or of the mesh",
+           "a node of model.node; to act at a point along a member, split the member there at a node of its own");
   if (it == nodes_.end()) f.fail(std::string(what) + ": node " + std::to_string(id) + " does not exist", "a node id defined by model.node");
   return it->second;
 }
@@ -2074,13 +2081,17 @@ void check_mechanism(const Spec& spec) {
            "joint carry the twist, a one-axis hinge (about VX VY VZ), a two-axis joint (about VX VY VZ WX WY WZ, "
            "the two bending axes) or a spring K (docs/config.md, model.hinge)";
   };
-  // The line of the node of an unknown (its model.node line; an intermediate node of a
-  // meshed member has none: line stays 0, the file alone).
+  // The line of the node of an unknown (its model.node line, or model.mesh's for a
+  // mesh node), and that line's key (it was always 'model.fix', at a line that holds
+  // a node or the mesh); an intermediate node of a meshed member has none: line stays
+  // 0, the file alone, and the key the one that helps, model.fix.
+  std::string key = "model.fix";
   const auto node_line = [&](int eq, int& line, std::string& where) {
     const int n = m.equation_dof(eq).node;
     if (n >= 0 && n < static_cast<int>(spec.node_entries.size())) {
       line = spec.node_entries[n].line;
       where = spec.node_entries[n].file;
+      if (line > 0) key = spec.node_entries[n].key;
     }
   };
   if (c.kind == analysis::MechanismKind::NearlySingular) {
@@ -2095,7 +2106,7 @@ void check_mechanism(const Spec& spec) {
     }
     std::string moves;
     for (int eq : c.moves) moves += (moves.empty() ? "" : ", ") + m.dof_name(eq);
-    throw ConfigError(where, line, "model.fix",
+    throw ConfigError(where, line, key,
                       "the structure is a mechanism or is not supported: the tangent stiffness is " +
                           (c.status == linalg::FactorStatus::Ok
                                ? "nearly singular (smallest/largest pivot " + fmt::format("{:.3g}", c.pivot_ratio) + ")"
@@ -2115,7 +2126,7 @@ void check_mechanism(const Spec& spec) {
   // A member's own rotation at a hinge cannot be fixed: say what holds it.
   bool own = false;
   for (int eq : c.free_equations) own = own || m.equation_dof(eq).slot > 0;
-  throw ConfigError(where, line, "model.fix",
+  throw ConfigError(where, line, key,
                     "the structure is a mechanism or is not supported: the tangent stiffness is singular at the "
                     "undeformed state; free degree" + std::string(several ? "s" : "") + " of freedom: " + dofs +
                         (several ? " (fix them, or add bars or springs that hold them)"
