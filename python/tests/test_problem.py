@@ -513,3 +513,31 @@ def test_complex_values_are_refused():
                           (ComplexDenseTangent(), "tangent")):
         with pytest.raises(TypeError, match=rf"{what}\(\) returned complex numbers"):
             senda.trace(problem, QUARTIC_OPTIONS)
+
+
+class NanBeyond(senda.Problem):
+    """g = (q0 + q0³/3 − λ, 2 q1), not a number for λ > 0.5 (a callback that fails in
+    part of its domain); dg/dλ by differences."""
+
+    def __init__(self):
+        super().__init__(2)
+
+    def residual(self, q, lam):
+        g = np.array([q[0] + q[0] ** 3 / 3 - lam, 2 * q[1]])
+        if lam > 0.5:
+            g[0] = np.nan
+        return g
+
+    def tangent(self, q, lam):
+        return np.array([[1 + q[0] ** 2, 0.0], [0.0, 2.0]])
+
+
+def test_a_residual_not_finite_mid_path_is_said_as_such():
+    # The step across lambda = 0.5 failed as "constraint has no real solution (complex
+    # roots)": the difference for dg/dlambda reached the NaN while g at the iterate was
+    # finite. The run ends there, saying what was not finite and where.
+    r = senda.trace(NanBeyond(), {"explorer.path.max_steps": 20, "explorer.path.lambda_max": 2.0})
+    assert r.termination == "step-too-small"
+    assert "not finite at lambda = 0.5" in r.message, r.message
+    assert "complex roots" not in r.message
+    assert max(r.path.lam) <= 0.5

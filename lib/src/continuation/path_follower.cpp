@@ -653,11 +653,20 @@ bool PathFollower::correct(const Constraint& constraint, Vector& q, double& lamb
     eval_residual(q, lambda, g);
     residual = g.norm();  // not finite when g is not (or, for a finite g, overflows)
     if (!std::isfinite(residual)) {
-      why = "residual not finite";
+      why = "residual not finite at lambda = " + format_number(lambda);
       return false;
     }
     load_vector(q, lambda, r);
-    const double load_scale = std::max(residual_scale(lambda), r.norm() * std::max(1.0, std::abs(lambda)));
+    const double r_norm = r.norm();
+    if (!std::isfinite(r_norm)) {
+      // r = −∂g/∂λ, by differences where the problem does not give it (a Python
+      // Problem whose residual is NaN beyond λ = 0.5: the difference reached it while
+      // g at the iterate was finite, and the step failed as "constraint has no real
+      // solution (complex roots)").
+      why = "load vector dg/dlambda not finite at lambda = " + format_number(lambda);
+      return false;
+    }
+    const double load_scale = std::max(residual_scale(lambda), r_norm * std::max(1.0, std::abs(lambda)));
     const double size = scaling_.norm(q, lambda);
     if (it == 0) {
       load_scale0 = load_scale;
