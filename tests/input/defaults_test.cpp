@@ -212,6 +212,18 @@ TEST_CASE("defaults: one-element Simo-Reissner members of a frame are said to be
       "beam = 40 5 3 1e7 1e6 1e4\nfix = 1 ux uy rz\nfix = 5 ux uy\nfix = 4 ux uy rz\nload = 2 ux 1\n";
   CHECK(input::build(input::Config::parse(braced + "hinge = 3 40\n", "brace.cfg")).model_notes.size() == 1);
   CHECK(input::build(input::Config::parse(braced, "brace.cfg")).model_notes.size() == 1);
+  // The same portal from a mesh whose curves are one line each (Transfinite Curve = 2):
+  // the lines are members of one element, said (it found no sway buckling up to 6
+  // times its load, with nothing said); at 4 lines a curve nothing is said.
+  const auto meshed = [](const std::string& mesh) {
+    return "[model]\nmesh = " + std::string(SENDA_SOURCE_DIR) + "/tests/input/mesh/" + mesh +
+           "\nbeam = group:frame 1e8 1e8 1e4\nfix = group:base ux uy rz\nload = group:top ux 1\n";
+  };
+  const input::Spec lines = input::build(input::Config::parse(meshed("portal-1.msh"), "mesh.cfg"));
+  REQUIRE(lines.model_notes.size() == 1);
+  CHECK(lines.model_notes[0].rfind("mesh.cfg:3: model.beam: 3 lines of the mesh are members of one element", 0) == 0);
+  CHECK(lines.model_notes[0].find("mesh each curve into N >= 4 lines") != std::string::npos);
+  CHECK(input::build(input::Config::parse(meshed("portal-4.msh"), "mesh.cfg")).model_notes.empty());
 }
 
 TEST_CASE("defaults: validate() names the field of a bad value", "[analysis][defaults]") {

@@ -177,7 +177,7 @@ class Builder {
   };
   std::vector<std::string> model_notes_;  // said by the command before the run (Spec::model_notes)
   void read_hinges(std::vector<Member>& members, const std::map<int, Entry>& ids);
-  void note_single_elements(const std::vector<const Member*>& single);
+  void note_single_elements(const std::vector<const Member*>& single, bool mesh_lines);
   void read_thin_walled(std::vector<Member>& members, const std::map<int, Entry>& ids);
   void read_penalties(const std::function<int(const Fields&)>& check_id);
   std::vector<Component> penalty_components(const Fields& f, std::size_t first, std::size_t last);
@@ -797,11 +797,16 @@ void Builder::read_elements() {
       const Eigen::Vector3d& other = here[0].first == &m ? here[1].second : here[0].second;
       return mine.dot(other) < -std::cos(std::numbers::pi / 6.0);
     };
-    std::vector<const Member*> single;
+    // A mesh group's line is a member of one element too: a curve meshed into one
+    // line (Transfinite Curve = 2: a portal's columns and girder) is one element per
+    // member, and found no sway buckling up to 6 times its load, nothing said. The
+    // lines of a curve meshed finer continue each other in line.
+    std::vector<const Member*> single, single_lines;
     for (const Member& m : members)
-      if (m.n == 1 && m.entry->value.rfind("group:", 0) != 0 && !continues(m, m.a) && !continues(m, m.b))
-        single.push_back(&m);
-    note_single_elements(single);
+      if (m.n == 1 && !continues(m, m.a) && !continues(m, m.b))
+        (m.entry->value.rfind("group:", 0) == 0 ? single_lines : single).push_back(&m);
+    note_single_elements(single, false);
+    note_single_elements(single_lines, true);
   }
   for (const Member& m : members) {
     // model.imperfection: the intermediate nodes at the perfect member's points
@@ -1944,19 +1949,29 @@ void Builder::read_dynamics(Spec& s) {
 // stiffness 8 400 times the hand value and no buckling up to 10 times its load, with
 // nothing said. Said, not refused: one element may be meant (a brace that only
 // carries axial force).
-void Builder::note_single_elements(const std::vector<const Member*>& single) {
+void Builder::note_single_elements(const std::vector<const Member*>& single, bool mesh_lines) {
   if (single.empty()) return;
   std::string ids_text;
   for (std::size_t k = 0; k < single.size() && k < 5; ++k) ids_text += (k ? ", " : "") + std::to_string(single[k]->id);
   if (single.size() > 5) ids_text += ", ...";
   const std::size_t count = single.size();
+  const bool one = count == 1;
   const Entry& e = *single.front()->entry;
-  model_notes_.push_back(location(e.file, e.line) + ": model.beam: " + std::to_string(count) + " member" +
-                   (count == 1 ? " has" : "s have") + " one element (N = 1, the default; member" +
-                   (count == 1 ? " " : "s ") + ids_text +
-                   "): a Simo-Reissner element has one integration point and a constant curvature, so one element "
-                   "cannot bend in double curvature (the columns of a sway frame: far too stiff) nor buckle as the "
-                   "member does; give each member N >= 4 elements, or use model.beam_formulation = corotational (2D)");
+  const std::string why =
+      "a Simo-Reissner element has one integration point and a constant curvature, so one element cannot bend in "
+      "double curvature (the columns of a sway frame: far too stiff) nor buckle as the member does; ";
+  if (mesh_lines)
+    model_notes_.push_back(location(e.file, e.line) + ": model.beam: " + std::to_string(count) + " line" +
+                           (one ? " " : "s ") + "of the mesh " + (one ? "is a member" : "are members") +
+                           " of one element (not continued in line by another line at either end; element" +
+                           (one ? " " : "s ") + ids_text + "): " + why +
+                           "mesh each curve into N >= 4 lines (Transfinite Curve{...} = 5, or a smaller mesh size)" +
+                           (dim_ == 2 ? ", or use model.beam_formulation = corotational" : ""));
+  else
+    model_notes_.push_back(location(e.file, e.line) + ": model.beam: " + std::to_string(count) + " member" +
+                           (one ? " has" : "s have") + " one element (N = 1, the default; member" + (one ? " " : "s ") +
+                           ids_text + "): " + why +
+                           "give each member N >= 4 elements, or use model.beam_formulation = corotational (2D)");
 }
 
 Spec Builder::run() {
