@@ -38,3 +38,18 @@ assert all(r["negative_pivots"] == s["negative_pivots"] and r["det_sign"] == s["
 print(f"ok {sys.argv[1]}: {len(pa)} critical points, {len(ra)} path points, largest |dlambda| {worst:.2e}")
 PY
 done
+
+# A sweep's values on two threads, each with its own MUMPS instance: the same
+# sweep.csv as one at a time. MUMPS keeps a call's state in module variables, and two
+# threads crashed it (SIGSEGV, "Attempt to DEALLOCATE unallocated 'load_flops'",
+# MPI_ABORT with exit 0) or gave a value that completes alone as "diverged", in six
+# runs of eight; its calls are now serialized (lib/src/linalg/distributed.cpp).
+cfg="$src/tests/design/von-mises-h.cfg"
+"$trace" "$cfg" --sweep h=0.2:1.4:13 --jobs 1 linalg.solver=mumps --out "$work/sweep-1" --quiet > "$work/sweep-1.log" 2>&1 \
+  || die "sweep, one job: exit $? $(cat "$work/sweep-1.log")"
+for k in 1 2 3; do
+  "$trace" "$cfg" --sweep h=0.2:1.4:13 --jobs 2 linalg.solver=mumps --out "$work/sweep-2-$k" --quiet \
+    > "$work/sweep-2-$k.log" 2>&1 || die "sweep, two jobs (run $k): exit $? $(tail -3 "$work/sweep-2-$k.log")"
+  cmp -s "$work/sweep-1/sweep.csv" "$work/sweep-2-$k/sweep.csv" || die "sweep, two jobs (run $k): sweep.csv differs"
+done
+echo "ok a sweep on two threads with MUMPS: the sweep.csv of one thread, three times"

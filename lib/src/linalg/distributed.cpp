@@ -28,6 +28,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #endif
 
@@ -109,7 +110,24 @@ int world_rank_size(int& size) {
 
 #ifdef SENDA_HAVE_MUMPS
 namespace detail {
+namespace {
+// Every dmumps_c call of the process, one at a time. MUMPS keeps state of a call in
+// Fortran module variables (its load module: DMUMPS_LOAD_INIT allocates `load_flops`,
+// which the end of the factorization deallocates), and Debian's sequential build is
+// not safe for two instances called from two threads: a --sweep with --jobs 2 and
+// MUMPS (linalg.solver = mumps, or auto on a model of some 5 000 unknowns) crashed
+// (SIGSEGV, "Attempt to DEALLOCATE unallocated 'load_flops'", MPI_ABORT with exit 0)
+// or reported a value that completes alone as "diverged". The one lock that a library
+// without shared state needs for a library that has it: the instances' own data stay
+// apart, their calls are serialized (CHOLMOD's threads are not held by it).
+std::mutex& mumps_lock() {
+  static std::mutex m;
+  return m;
+}
+}  // namespace
+
 void mumps_call(DMUMPS_STRUC_C& id) {
+  const std::lock_guard<std::mutex> hold(mumps_lock());
 #ifdef SENDA_MPI
   int size = 1;
   if (world_rank_size(size) != 0)

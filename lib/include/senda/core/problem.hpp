@@ -75,7 +75,9 @@ class Problem {
   virtual double force_terms(const Vector& /*q*/, double /*lambda*/) const { return 0.0; }
 
   // Human-readable name of unknown i, used in messages ("node 3 uy").
-  virtual std::string dof_name(int i) const { return "q" + std::to_string(i); }
+  // Appended, not "q" + std::to_string(i): GCC 12 warns on that (-Wrestrict, a false
+  // positive, GCC PR 105329) wherever this header is included.
+  virtual std::string dof_name(int i) const { return std::string("q").append(std::to_string(i)); }
 
   // Where the unknowns' chart is singular at q, what it is ("node 7 turned by
   // 6.28319, 2π: ..."); empty elsewhere. K is singular there whatever the
