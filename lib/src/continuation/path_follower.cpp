@@ -472,7 +472,13 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
     control_share0_ = share;
     control_share_max_ = share;
   }
-  unit_load_length_ = scaling_.norm(v, 1.0);
+  // The step length of a unit load increment along the tangent (v, 1): ‖(v, 1)‖ in
+  // the scaled norm; under load control, whose step is ψΔλ = Δs, ψ. It makes the
+  // first step Δs₀ = Δλ₀ L₁ (below) and the smallest step the model resolves,
+  // resolvable_load_ L₁ (resolvable_step()): with ‖(v, 1)‖ there under load control,
+  // an initial_step the start accepted could fall below that floor, 1.41e-10 against
+  // an accepted 1.2e-10 for von Mises, and the run ended with no step.
+  unit_load_length_ = options_.constraint == ConstraintKind::LoadControl ? scaling_.psi : scaling_.norm(v, 1.0);
   // The first step must be one the residual test resolves (resolvable_step()): a
   // load increment whose force ‖r‖Δλ is below tol_r F gives points the corrector
   // cannot tell from the start point (issue 20: at Δλ = 1e-200 the von Mises truss
@@ -489,13 +495,11 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
     return false;
   }
   started_by_load_ = true;
-  // The first step's length in the scaled norm, Δs₀ = Δλ₀ ‖(v, 1)‖: the first
-  // predictor's Δλ is then Δλ₀ along the tangent (v, 1). Under load control the step
-  // is ψΔλ = Δs, and the same Δs₀ made the first increment Δλ₀ ‖(v, 1)‖/ψ, √2 Δλ₀
-  // with auto_scale (a user's initial_step = 0.1 went 0.1414, 0.3414, …): there
-  // Δs₀ = ψΔλ₀, so that the first increment is the one given.
-  ds0_ = std::abs(options_.initial_load_increment) *
-         (options_.constraint == ConstraintKind::LoadControl ? scaling_.psi : unit_load_length_);
+  // The first step's length in the scaled norm, Δs₀ = Δλ₀ L₁: the first predictor's
+  // Δλ is then Δλ₀. Under load control L₁ = ψ: with ‖(v, 1)‖ the first increment
+  // was Δλ₀ ‖(v, 1)‖/ψ, √2 Δλ₀ with auto_scale (a user's initial_step = 0.1 went
+  // 0.1414, 0.3414, …).
+  ds0_ = std::abs(options_.initial_load_increment) * unit_load_length_;
   ds_ = ds0_;
   ds_min_ = options_.min_step_ratio * ds0_;
   ds_max_ = options_.max_step_ratio * ds0_;

@@ -282,14 +282,30 @@ std::vector<int> Builder::group_elements(const Fields& f, std::size_t i, bool li
   // of both (a tip load `load = group:top uy -1` on a mesh whose top curve was also
   // "top" acted at all 10 nodes of the curve, and the cantilever buckled at 0.12 of
   // its load, nothing said).
+  // Only groups that hold elements count (a surface group meshed with -1 holds none),
+  // and only where the key takes nodes: a truss or beam takes the lines alone.
   const auto kind = [](int dim) {
     return dim == 0 ? "a point group" : dim == 1 ? "a curve group" : dim == 2 ? "a surface group" : "a volume group";
   };
-  for (const PhysicalGroup* g : groups)
-    if (g->dim != groups.front()->dim)
-      f.fail(fmt::format("{}: the name '{}' is given to {} and to {}: group:{} would take the elements of both",
-                         mesh_->file, name, kind(groups.front()->dim), kind(g->dim), name),
-             "one name per group: rename one of them in the .geo and mesh again");
+  const auto holds_elements = [&](const PhysicalGroup& g) {
+    return std::any_of(mesh_->elements.begin(), mesh_->elements.end(), [&](const MeshElement& el) {
+      if (el.entity_dim != g.dim) return false;
+      const auto it = mesh_->entity_groups.find({el.entity_dim, el.entity_tag});
+      return it != mesh_->entity_groups.end() && std::find(it->second.begin(), it->second.end(), g.tag) != it->second.end();
+    });
+  };
+  if (!lines_only) {
+    const PhysicalGroup* first = nullptr;
+    for (const PhysicalGroup* g : groups) {
+      if (!holds_elements(*g)) continue;
+      if (!first)
+        first = g;
+      else if (g->dim != first->dim)
+        f.fail(fmt::format("{}: the name '{}' is given to {} and to {}: group:{} would take the nodes of both",
+                           mesh_->file, name, kind(first->dim), kind(g->dim), name),
+               "one name per group: rename one of them in the .geo and mesh again");
+    }
+  }
   std::vector<int> out = mesh_->elements_in(name);
   if (lines_only) {
     std::erase_if(out, [&](int e) { return mesh_->elements[e].type != 1; });
@@ -567,13 +583,25 @@ void Builder::read_elements() {
     int tag;
     const NodeInfo *a, *b;
   };
-  auto mesh_lines = [&](const Fields& f) {
+  // A pair of nodes joined by two lines made into members of one kind: a curve
+  // repeated in the geometry (Line(3) = {2, 1} beside Line(1) = {1, 2}), whose member
+  // counted twice and doubled its stiffness (von Mises' LP1 +50 %), nothing said. A
+  // truss beside a beam on the same two nodes (a tie) is two members, as when typed.
+  std::map<std::pair<int, int>, std::pair<int, bool>> line_on_pair;  // nodes -> (tag, beam)
+  auto mesh_lines = [&](const Fields& f, bool beam) {
     std::vector<MeshLine> out;
     const std::string group = f[0].substr(kGroupPrefix.size());
     for (int e : group_elements(f, 0, true)) {
       const MeshElement& el = mesh_->elements[e];
       claim_id(f, el.tag, fmt::format("{}: element {} of the physical group '{}': its tag as an element id is", mesh_->file,
                                       el.tag, group));
+      const auto [lo, hi] = std::minmax(el.nodes[0], el.nodes[1]);
+      const auto [it, fresh] = line_on_pair.emplace(std::pair<int, int>(lo, hi), std::pair<int, bool>(el.tag, beam));
+      if (!fresh && it->second.second == beam && it->second.first != el.tag)
+        f.fail(fmt::format("{}: elements {} and {} both join nodes {} and {}: a line defined twice (a curve repeated "
+                           "in the geometry?), whose {} would count twice",
+                           mesh_->file, it->second.first, el.tag, lo, hi, beam ? "beam" : "bar"),
+               "one line between two nodes for each kind of member");
       out.push_back({el.tag, &nodes_.at(el.nodes[0]), &nodes_.at(el.nodes[1])});
     }
     return out;
@@ -629,7 +657,7 @@ void Builder::read_elements() {
       f.require(2, 3);
       const double EA = f.positive(1, "EA");
       const model::StrainMeasure m = strain_field(f, 2);
-      for (const MeshLine& l : mesh_lines(f)) add_truss(l.tag, *l.a, *l.b, EA, m);
+      for (const MeshLine& l : mesh_lines(f, false)) add_truss(l.tag, *l.a, *l.b, EA, m);
       continue;
     }
     f.require(4, 5);
@@ -720,7 +748,7 @@ void Builder::read_elements() {
       f.require(fields, fields);
       Member proto{0, 0, 0, 1, {}, &f.entry()};
       read_section(f, 1, proto);
-      const std::vector<MeshLine> lines = mesh_lines(f);
+      const std::vector<MeshLine> lines = mesh_lines(f, true);
       elements += static_cast<long>(lines.size());
       for (const MeshLine& l : lines) {
         Member m = proto;
@@ -797,14 +825,31 @@ void Builder::read_elements() {
       const Eigen::Vector3d& other = here[0].first == &m ? here[1].second : here[0].second;
       return mine.dot(other) < -std::cos(std::numbers::pi / 6.0);
     };
-    // A mesh group's line is a member of one element too: a curve meshed into one
-    // line (Transfinite Curve = 2: a portal's columns and girder) is one element per
-    // member, and found no sway buckling up to 6 times its load, nothing said. The
-    // lines of a curve meshed finer continue each other in line.
+    // A mesh group's line is a member of one element too where its curve is meshed
+    // into that one line (Transfinite Curve = 2: a portal's columns and girder, which
+    // found no sway buckling up to 6 times its load, nothing said), and it is not
+    // continued in line by another. A curve of several lines is a discretization
+    // however coarse (a 160° arch in 4 lines turns 40° from line to line).
+    std::map<std::pair<int, int>, int> lines_of_curve;
+    std::map<int, std::pair<int, int>> curve_of_line;
+    if (mesh_)
+      for (const MeshElement& el : mesh_->elements)
+        if (el.type == 1) {
+          ++lines_of_curve[{el.entity_dim, el.entity_tag}];
+          curve_of_line[el.tag] = {el.entity_dim, el.entity_tag};
+        }
+    const auto alone_on_its_curve = [&](const Member& m) {
+      const auto it = curve_of_line.find(m.id);
+      return it != curve_of_line.end() && lines_of_curve[it->second] == 1;
+    };
     std::vector<const Member*> single, single_lines;
-    for (const Member& m : members)
-      if (m.n == 1 && !continues(m, m.a) && !continues(m, m.b))
-        (m.entry->value.rfind("group:", 0) == 0 ? single_lines : single).push_back(&m);
+    for (const Member& m : members) {
+      if (m.n != 1 || continues(m, m.a) || continues(m, m.b)) continue;
+      if (m.entry->value.rfind("group:", 0) != 0)
+        single.push_back(&m);
+      else if (alone_on_its_curve(m))
+        single_lines.push_back(&m);
+    }
     note_single_elements(single, false);
     note_single_elements(single_lines, true);
   }
@@ -1963,7 +2008,7 @@ void Builder::note_single_elements(const std::vector<const Member*>& single, boo
   if (mesh_lines)
     model_notes_.push_back(location(e.file, e.line) + ": model.beam: " + std::to_string(count) + " line" +
                            (one ? " " : "s ") + "of the mesh " + (one ? "is a member" : "are members") +
-                           " of one element (not continued in line by another line at either end; element" +
+                           " of one element (the only line of its curve, not continued in line by another; element" +
                            (one ? " " : "s ") + ids_text + "): " + why +
                            "mesh each curve into N >= 4 lines (Transfinite Curve{...} = 5, or a smaller mesh size)" +
                            (dim_ == 2 ? ", or use model.beam_formulation = corotational" : ""));

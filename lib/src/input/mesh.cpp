@@ -425,11 +425,6 @@ void MshParser::check() {
   const double tol = 1e-12 * extent;
   const auto at = [](const Eigen::Vector3d& x) { return fmt::format("({:.17g}, {:.17g}, {:.17g})", x[0], x[1], x[2]); };
   std::set<int> element_tags;
-  // A line joins a pair of nodes once: a second element on the same pair (a curve
-  // defined twice in the geometry, Line(3) = {2, 1} beside Line(1) = {1, 2}) doubled
-  // the member's stiffness, with nothing said (von Mises' LP1 +50 %). The same element
-  // in two physical groups is one element (one tag), and is not this.
-  std::map<std::pair<int, int>, int> line_of_pair;
   for (const MeshElement& e : m_.elements) {
     if (!element_tags.insert(e.tag).second) throw MeshError(fmt::format("{}: element {} is defined twice in $Elements", f, e.tag));
     for (int k = 0; k < (e.type == 1 ? 2 : 1); ++k)
@@ -443,11 +438,6 @@ void MshParser::check() {
     if (!((b - a).stableNorm() > tol))
       throw MeshError(fmt::format("{}: element {} has zero length: nodes {} and {} are at the same position {}", f, e.tag,
                                   e.nodes[0], e.nodes[1], at(a)));
-    const auto pair = std::minmax(e.nodes[0], e.nodes[1]);
-    if (const auto [it, fresh] = line_of_pair.emplace(std::pair<int, int>(pair.first, pair.second), e.tag); !fresh)
-      throw MeshError(fmt::format("{}: elements {} and {} both join nodes {} and {}: a line defined twice (a curve "
-                                  "repeated in the geometry?), whose member would count twice",
-                                  f, it->second, e.tag, pair.first, pair.second));
   }
   // Duplicate positions: a grid of cells of size tol; a pair closer than tol is in
   // neighbouring cells. (A non-coherent geometry gives Gmsh nodes that coincide.)
