@@ -2062,7 +2062,13 @@ Spec Builder::run() {
               "does not apply to a run from a saved state (branches.from, --from): its branches start from the "
               "state's first step (initial_step in " + *from + ") times branches.switch_step_ratio; set that ratio",
               "branches.switch_step_ratio=R with --from");
-    analysis::SavedState st = read_state(*from, model_->size(), core::unknowns_fingerprint(*model_));
+    analysis::SavedState st;
+    try {
+      st = read_state(*from, model_->size(), core::unknowns_fingerprint(*model_));
+    } catch (const ConfigError& err) {  // at the line (or the command line) that names the state
+      c_.fail(c_.find("branches.from"), "branches.from", "the saved state '" + *from + "': " + err.message(),
+              "a DIR/states/BPn.json of this model, written by trace");
+    }
     st.source = *from;
     // The branches start at the saved point's λ, and stop where they cross a bound:
     // one outside [lambda_min, lambda_max] would run on past it (lambda_max = 12 with

@@ -127,8 +127,15 @@ analysis::SavedState read_state(const fs::path& file, int unknowns, const std::s
     s.problem = j.value("problem", "");
     critical::CriticalPoint& cp = s.point;
     cp.id = j.at("id").get<std::string>();
-    cp.kind = j.at("kind").get<std::string>() == "bifurcation" ? critical::CriticalKind::Bifurcation
-                                                               : critical::CriticalKind::Limit;
+    // Branches start at a bifurcation point only: a state of another kind (edited,
+    // or a limit point's with an abe) was taken as one, and the run reported two
+    // points named BP1, the files of one overwriting the other's.
+    const std::string kind = j.at("kind").get<std::string>();
+    if (kind != "bifurcation")
+      throw ConfigError(name, 0, "branches.from",
+                        cp.id + " is a state of kind '" + kind +
+                            "': branches start only at a bifurcation point (kind 'bifurcation', a DIR/states/BPn.json)");
+    cp.kind = critical::CriticalKind::Bifurcation;
     cp.converged = true;
     cp.message = "read from " + name;
     cp.lambda = j.at("lambda").get<double>();
