@@ -814,6 +814,10 @@ bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scali
   branches_.push_back(primary);
   saved.switched = false;
   saved.branches = {-1};  // found on a branch not traced in this run
+  // Its bracket is the point itself (it was λ in [0, 0] at points 0-0 of that branch,
+  // which a check of "located inside its bracket" read as a point outside it).
+  saved.point_before = saved.point_after = 0;
+  saved.lambda_before = saved.lambda_after = saved.lambda;
   const int index = finder_.adopt(saved);
   // Its files (mode, state, drawings) as for a point located in this run: summary.json
   // names modes/<id>.csv for every converged point, and a --from run listed one it

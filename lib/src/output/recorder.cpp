@@ -26,7 +26,9 @@ void Recorder::on_critical(const analysis::CriticalEvent& e) {
   if (!e.is_new) return;
   const critical::CriticalPoint& cp = e.point;
   write_mode(dir_, model_, cp);
-  if (vtk_) vtk_->write_mode(cp, e.branch);
+  // The branch it was located on: −1 for the saved point of a --from run (the event
+  // comes from branch 0, not traced there, and the mode file said branch 0).
+  if (vtk_) vtk_->write_mode(cp, cp.branches.empty() ? e.branch : cp.branches.front());
   if (options_.drawings) write_critical_drawings(dir_, model_, cp);
   // The state of a located point, for a later run that starts there: branches.from
   // (bifurcation points with a valid bifurcation equation), dynamics.initial_state (any).
