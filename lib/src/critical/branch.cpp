@@ -521,23 +521,29 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
                             (cp.kind == CriticalKind::Bifurcation && share < kAlongPathShare));
         events.on_critical(b, cp, false);
         rejoined = true;
+        // −1: the path through a --from run's saved point, which that run does not trace.
+        const std::string path_name = path == -1 ? "the path through " + cp.id + " (not traced in this run)"
+                                                 : "the path of branch " + std::to_string(path);
         b.end_point = cp.id;
         if (!along) {
           cp.switched = true;
           b.termination = BranchEnd::Rejoined;
-          b.message = "rejoined the path of branch " + std::to_string(path) + " at " + cp.id;
+          b.message = "rejoined " + path_name + " at " + cp.id;
         } else {
           // Not a rejoining: the point is not marked switched (its branches are still
           // to be traced, when it is a bifurcation point).
           b.termination = BranchEnd::Jumped;
           b.message =
-              "reached " + cp.id + " of branch " + std::to_string(path) + " moving along that path (" +
+              "reached " + cp.id + " of " + (path == -1 ? path_name : "branch " + std::to_string(path)) +
+              " moving along that path (" +
               (cp.kind == CriticalKind::Limit
                    ? "a limit point, where no other path meets it"
                    : "along its own tangent: " + short_g(share) + " of the chord across " + cp.id +
                          " lies along the secondary tangent, where a branch crossing it has about 1") +
-              "): this branch left its own path and jumped onto branch " + std::to_string(path) +
-              ", and its points from there on are branch " + std::to_string(path) + "'s. " +
+              "): this branch left its own path and jumped onto " +
+              (path == -1 ? path_name + ", and its points from there on are that path's. "
+                          : "branch " + std::to_string(path) + ", and its points from there on are branch " +
+                                std::to_string(path) + "'s. ") +
               (options_.path.auto_scale
                    ? std::string("Shorter steps on the branch (branches.switch_step_ratio, "
                                  "continuation.max_step_ratio) may keep it on its path")
