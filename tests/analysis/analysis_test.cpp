@@ -175,6 +175,27 @@ TEST_CASE("analysis: a stop request during the location in the path's last step 
   CHECK_THAT(slurp(dir / "summary.json"), Catch::Contains("\"termination\": \"interrupted\""));
 }
 
+TEST_CASE("analysis: a stop request on a secondary branch says where, and which branches were not traced",
+          "[analysis][trace][interrupt]") {
+  // Three-bar: branch 1 (from BP1 +) is stopped at its third point. The run's message
+  // was the primary path's own end ("load factor crossed lambda_min or lambda_max"),
+  // and the branches not traced were named nowhere.
+  const input::Spec spec = input::load(kSource + "/problems/three-bar.cfg");
+  struct BranchStopper final : analysis::Observer {
+    int branch = 0, points = 0;
+    void on_branch_start(const critical::Branch& b) override { branch = b.id; }
+    void on_point(int b, const continuation::PathPoint&) override { points += b == 1; }
+    bool stop_requested() override { return points >= 3; }
+  } ev;
+  const fs::path dir = scratch("interrupted-on-a-branch");
+  const analysis::TraceResult s = run_into(spec, dir, nullptr, &ev);
+  CHECK(s.termination == continuation::Termination::Interrupted);
+  INFO(s.message);
+  CHECK_THAT(s.message, Catch::StartsWith("interrupted on branch 1 (from BP1); the primary path: "));
+  CHECK_THAT(s.message, Catch::Contains("interrupted before the branches of BP1 (-)"));
+  CHECK(s.branches.size() == 2);  // the primary path and branch 1
+}
+
 TEST_CASE("analysis: the primary path from a start state (continuation.start_state)", "[analysis][trace]") {
   const input::Spec spec = input::load(kSource + "/problems/von-mises.cfg");
   // Closed form of problems/von-mises.cfg: lambda = P(w) = (h - w) w (2h - w) / L0^3, w = -u.

@@ -175,6 +175,15 @@ TraceResult Analysis::run(Observer& observer) {
     if (ok) explorer.run(follower_, adapter);
     r.termination = explorer.interrupted() ? Termination::Interrupted : follower_.termination();
     r.message = follower_.message();
+    // Interrupted on a secondary branch: the primary path's own end reason read as the
+    // run's ("termination interrupted: load factor crossed lambda_min or lambda_max").
+    if (explorer.interrupted() && follower_.termination() != continuation::Termination::Interrupted) {
+      std::string where;
+      for (const critical::Branch& b : explorer.branches())
+        if (b.termination == critical::BranchEnd::Interrupted)
+          where = " on branch " + std::to_string(b.id) + " (from " + b.start_point + ")";
+      r.message = "interrupted" + where + "; the primary path: " + r.message;
+    }
     if (options_.start) r.message = "primary path from the saved state " + options_.start->source + ": " + r.message;
   }
   if (!explorer.message().empty()) r.message += "; " + explorer.message();

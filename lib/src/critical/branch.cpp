@@ -727,7 +727,9 @@ void BranchExplorer::run(continuation::PathFollower& f, ExplorerEvents& events) 
   branches_.push_back(Branch{});
   std::vector<Pending> queue;
   trace_branch(f, branches_.back(), events, queue);
-  for (std::size_t k = 0; k < queue.size() && !interrupted_; ++k) switch_at(queue[k], events, queue);
+  std::size_t k = 0;
+  for (; k < queue.size() && !interrupted_; ++k) switch_at(queue[k], events, queue);
+  if (interrupted_) say_untraced(queue, k == 0 ? 0 : k - 1);
   // A point branches.at (--switch) names that no branch started from is said: a
   // typo or a point this run did not reach was passed over in silence.
   if (!options_.switch_branches || interrupted_) return;
@@ -754,6 +756,24 @@ void BranchExplorer::run(continuation::PathFollower& f, ExplorerEvents& events) 
                 " (a point of a secondary branch is reached only when that branch is traced: name the point it "
                 "starts from too)";
   }
+}
+
+void BranchExplorer::say_untraced(const std::vector<Pending>& queue, std::size_t from) {
+  std::string list;
+  for (std::size_t k = from; k < queue.size(); ++k) {
+    const CriticalPoint& cp = finder_.points()[static_cast<std::size_t>(queue[k].point)];
+    std::string dirs;
+    for (int dir : {+1, -1}) {
+      const bool traced = std::any_of(branches_.begin(), branches_.end(), [&](const Branch& b) {
+        return b.id > 0 && b.start_point == cp.id && b.direction == dir;
+      });
+      if (!traced) dirs += (dirs.empty() ? "" : ", ") + std::string(dir > 0 ? "+" : "-");
+    }
+    if (!dirs.empty()) list += (list.empty() ? "" : ", ") + cp.id + " (" + dirs + ")";
+  }
+  if (list.empty()) return;
+  if (!message_.empty()) message_ += "; ";
+  message_ += "interrupted before the branches of " + list + " were traced";
 }
 
 bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scaling& scaling, double ds,
@@ -830,7 +850,9 @@ bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scali
   // had not written (nor drawn, nor put in the VTK modes).
   events.on_critical(branches_.back(), finder_.points()[static_cast<std::size_t>(index)], true);
   std::vector<Pending> queue{{index, -1, 1}};
-  for (std::size_t k = 0; k < queue.size() && !interrupted_; ++k) switch_at(queue[k], events, queue);
+  std::size_t k = 0;
+  for (; k < queue.size() && !interrupted_; ++k) switch_at(queue[k], events, queue);
+  if (interrupted_) say_untraced(queue, k == 0 ? 0 : k - 1);
   return true;
 }
 

@@ -163,6 +163,9 @@ class BranchExplorer {
   void trace_branch(continuation::PathFollower& f, Branch& b, ExplorerEvents& events, std::vector<Pending>& queue,
                     const FirstStep* first = nullptr);
   void switch_at(Pending p, ExplorerEvents& events, std::vector<Pending>& queue);
+  // The queue's points from `from` on, after an interruption: their branches that were
+  // not traced, said in message_ ("the branches of BP2 (-), BP3 (+, -) were not traced").
+  void say_untraced(const std::vector<Pending>& queue, std::size_t from);
   struct PathMetric {
     continuation::Scaling scaling;
     double base_step = 0.0;
