@@ -121,6 +121,14 @@ stop_case sweep TERM sweep/000/path.csv 3 0.3 sweep.json "$src/tests/design/von-
   --jobs 1 continuation.initial_step=1e-6 continuation.max_step_ratio=1 stop.max_steps=10000000 \
   "stop.displacement=2 uy 1e9"
 grep -q '"termination": "interrupted"' "$work/sweep/sweep/000/summary.json" || die "sweep: value 0 not interrupted"
+# The values that never started have no exit code (they had 0, which reads as success).
+/usr/bin/python3 - "$work/sweep/sweep.json" <<'PY' || die "sweep: the exit codes of the values not run"
+import json, sys
+v = json.load(open(sys.argv[1]))["values"]
+not_run = [x for x in v if x["status"] == "not-run"]
+assert not_run and all(x["exit_code"] is None for x in not_run), not_run
+assert v[0]["exit_code"] == 130, v[0]
+PY
 
 # The hang of issue 20 itself: a subnormal first step is refused at once.
 for cfg in euler-column roorda-frame; do

@@ -197,7 +197,11 @@ std::string sweep_json(const analysis::SweepResult& r, const std::function<int(c
     x["status"] = analysis::status_name(v);
     x["message"] = v.message;
     x["dir"] = v.dir;
-    x["exit_code"] = exit_status(v);
+    // None for a value that never started (a stop request first): 0 read as success.
+    if (v.status == analysis::SweepStatus::NotRun)
+      x["exit_code"] = nullptr;
+    else
+      x["exit_code"] = exit_status(v);
     nlohmann::ordered_json cps = nlohmann::ordered_json::array();
     for (const analysis::SweepPoint& p : v.points) {
       nlohmann::ordered_json c;

@@ -42,7 +42,8 @@ std::string sweep_subdir(int index);
 // is one row with empty id..converged. Values not run are left out. Reals %.17g.
 std::string sweep_csv(const analysis::SweepResult& r);
 // sweep.json: parameter, spec, per value index, mu, status, message, dir,
-// "exit_code" (the caller's exit status of that value), critical_points.
+// "exit_code" (the caller's exit status of that value; null for a value not run),
+// critical_points.
 std::string sweep_json(const analysis::SweepResult& r,
                        const std::function<int(const analysis::SweepValue&)>& exit_status);
 // sweep.gp: λ of every located critical point against mu as points, one series
