@@ -255,7 +255,8 @@ const NodeInfo& Builder::node(const Fields& f, std::size_t i, const char* what) 
   if (it == nodes_.end() && inner_nodes_.count(id))
     f.fail(std::string(what) + ": node " + std::to_string(id) +
                " is an intermediate node of the beam member at line " + std::to_string(inner_nodes_.at(id).entry.line) +
-               " (meshed into N elements): output.track takes it, this key a node of model.node or of the mesh",
+               ", which that member's N elements made: output.track takes it, this key a node of model.node or of "
+               "the mesh",
            "a node of model.node; to act at a point along a member, split the member there at a node of its own");
   if (it == nodes_.end()) f.fail(std::string(what) + ": node " + std::to_string(id) + " does not exist", "a node id defined by model.node");
   return it->second;
@@ -490,7 +491,7 @@ void Builder::check_imperfection_model() const {
             "the mode file '" + imperfection_file_ + "' was written with " + state.string() + ", which says: " +
                 err.message() + " (another mesh N of the members, other nodes or supports: node ids need not be at "
                 "the same places)",
-            "a modes/<id>.csv of the same model (the file at AMPLITUDE = 0)");
+            "a modes/<id>.csv of this model (a run of this file, e.g. at AMPLITUDE = 0)");
   }
 }
 
