@@ -192,8 +192,18 @@ TEST_CASE("analysis: a stop request on a secondary branch says where, and which 
   CHECK(s.termination == continuation::Termination::Interrupted);
   INFO(s.message);
   CHECK_THAT(s.message, Catch::StartsWith("interrupted on branch 1 (from BP1); the primary path: "));
-  CHECK_THAT(s.message, Catch::Contains("interrupted before the branches of BP1 (-)"));
+  CHECK_THAT(s.message, Catch::Contains("interrupted with branches still pending at BP1 (-)"));
   CHECK(s.branches.size() == 2);  // the primary path and branch 1
+  // Only the directions asked for are pending: with branches.direction = negative the
+  // branch stopped is BP1 (-) itself, and BP1 (+) is no pending branch (it was named).
+  input::Config c = input::Config::read_file(kSource + "/problems/three-bar.cfg");
+  c.apply_override("branches.direction=negative");
+  BranchStopper one_way;
+  const analysis::TraceResult n = run_into(input::build(c), scratch("interrupted-one-direction"), nullptr, &one_way);
+  CHECK(n.termination == continuation::Termination::Interrupted);
+  INFO(n.message);
+  CHECK_THAT(n.message, Catch::StartsWith("interrupted on branch 1 (from BP1)"));
+  CHECK(n.message.find("still pending") == std::string::npos);
 }
 
 TEST_CASE("analysis: the primary path from a start state (continuation.start_state)", "[analysis][trace]") {

@@ -127,6 +127,15 @@ class Adapter final : public critical::ExplorerEvents {
 // of them did (issue 20: it was "completed" when every branch had diverged).
 // Completed or rejoined, else max-steps, else step-too-small, else stalled, else
 // diverged (no branch, or every one diverged or jumped onto the path it left).
+// " on branch 2 (from BP1)": the secondary branch a stop request ended, or "".
+std::string interrupted_where(const std::vector<critical::Branch>& branches) {
+  std::string where;
+  for (const critical::Branch& b : branches)
+    if (b.id > 0 && b.termination == critical::BranchEnd::Interrupted)
+      where = " on branch " + std::to_string(b.id) + " (from " + b.start_point + ")";
+  return where;
+}
+
 Termination from_termination(const std::vector<critical::Branch>& branches) {
   using critical::BranchEnd;
   const auto any = [&](std::initializer_list<BranchEnd> ends) {
@@ -171,19 +180,15 @@ TraceResult Analysis::run(Observer& observer) {
     explorer.run_from(saved->point, saved->scaling, saved->initial_step, adapter);
     r.termination = explorer.interrupted() ? Termination::Interrupted : from_termination(explorer.branches());
     r.message = "secondary branches from " + saved->point.id + " (saved state " + saved->source + ")";
+    if (explorer.interrupted()) r.message = "interrupted" + interrupted_where(explorer.branches()) + "; " + r.message;
   } else {
     if (ok) explorer.run(follower_, adapter);
     r.termination = explorer.interrupted() ? Termination::Interrupted : follower_.termination();
     r.message = follower_.message();
     // Interrupted on a secondary branch: the primary path's own end reason read as the
     // run's ("termination interrupted: load factor crossed lambda_min or lambda_max").
-    if (explorer.interrupted() && follower_.termination() != continuation::Termination::Interrupted) {
-      std::string where;
-      for (const critical::Branch& b : explorer.branches())
-        if (b.termination == critical::BranchEnd::Interrupted)
-          where = " on branch " + std::to_string(b.id) + " (from " + b.start_point + ")";
-      r.message = "interrupted" + where + "; the primary path: " + r.message;
-    }
+    if (explorer.interrupted() && follower_.termination() != continuation::Termination::Interrupted)
+      r.message = "interrupted" + interrupted_where(explorer.branches()) + "; the primary path: " + r.message;
     if (options_.start) r.message = "primary path from the saved state " + options_.start->source + ": " + r.message;
   }
   if (!explorer.message().empty()) r.message += "; " + explorer.message();

@@ -759,21 +759,33 @@ void BranchExplorer::run(continuation::PathFollower& f, ExplorerEvents& events) 
 }
 
 void BranchExplorer::say_untraced(const std::vector<Pending>& queue, std::size_t from) {
+  // What switch_at() would have traced: not a point that a branch rejoined (switched)
+  // or a neutral path's, nor one without a valid equation; the directions asked for;
+  // within max_branches. The entry in progress (`from`) is already marked switched.
+  const std::vector<int> dirs_asked = options_.direction == 0 ? std::vector<int>{+1, -1}
+                                                                : std::vector<int>{options_.direction > 0 ? 1 : -1};
+  long budget = static_cast<long>(options_.max_branches) - static_cast<long>(branches_.size());
   std::string list;
-  for (std::size_t k = from; k < queue.size(); ++k) {
+  for (std::size_t k = from; k < queue.size() && budget > 0; ++k) {
     const CriticalPoint& cp = finder_.points()[static_cast<std::size_t>(queue[k].point)];
+    if ((k > from && cp.switched) || cp.neutral_branch >= 0 || !cp.abe || !cp.abe->valid) continue;
     std::string dirs;
-    for (int dir : {+1, -1}) {
+    for (int dir : dirs_asked) {
       const bool traced = std::any_of(branches_.begin(), branches_.end(), [&](const Branch& b) {
         return b.id > 0 && b.start_point == cp.id && b.direction == dir;
       });
-      if (!traced) dirs += (dirs.empty() ? "" : ", ") + std::string(dir > 0 ? "+" : "-");
+      if (!traced && budget > 0) {
+        dirs += (dirs.empty() ? "" : ", ") + std::string(dir > 0 ? "+" : "-");
+        --budget;
+      }
     }
     if (!dirs.empty()) list += (list.empty() ? "" : ", ") + cp.id + " (" + dirs + ")";
   }
   if (list.empty()) return;
   if (!message_.empty()) message_ += "; ";
-  message_ += "interrupted before the branches of " + list + " were traced";
+  // Pending, not "would have been traced": a branch traced later may rejoin at one of
+  // these points, which then gets none (Eriksson's BP4-BP6).
+  message_ += "interrupted with branches still pending at " + list;
 }
 
 bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scaling& scaling, double ds,

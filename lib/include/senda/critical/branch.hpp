@@ -163,8 +163,10 @@ class BranchExplorer {
   void trace_branch(continuation::PathFollower& f, Branch& b, ExplorerEvents& events, std::vector<Pending>& queue,
                     const FirstStep* first = nullptr);
   void switch_at(Pending p, ExplorerEvents& events, std::vector<Pending>& queue);
-  // The queue's points from `from` on, after an interruption: their branches that were
-  // not traced, said in message_ ("the branches of BP2 (-), BP3 (+, -) were not traced").
+  // The queue's points from `from` on, after an interruption: their branches still
+  // pending, said in message_ ("interrupted with branches still pending at BP2 (-),
+  // BP3 (+, -)"): the directions asked for, within max_branches, not at a point a
+  // branch has rejoined.
   void say_untraced(const std::vector<Pending>& queue, std::size_t from);
   struct PathMetric {
     continuation::Scaling scaling;
