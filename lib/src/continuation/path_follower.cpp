@@ -460,7 +460,7 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
     // K b = r with b_j = 0 and the corrector's δλ = −(c + w_j a_j)/(w_j b_j) a
     // quotient of round-off: refused, by name, before the first step.
     const int j = options_.control_dof;
-    const double share = std::abs(scaling_.w[j] * tq_[j]);  // |w_j t_q,j| ≤ 1
+    const double share = control_share();
     if (!(share > kMinControlShare)) {
       finish(Termination::Diverged,
              "displacement control: " + problem_.dof_name(j) +
@@ -889,7 +889,7 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
   // its share of the tangent falls, and stays on its path.
   if (k == ConstraintKind::DisplacementControl && !started_by_load_ && !first_step_constraint_ &&
       lambda_step_scale_ > 0.0 && options_.control_dof >= 0 &&
-      std::abs(scaling_.w[options_.control_dof] * tq_[options_.control_dof]) < kControlShareSmall) {
+      control_share() < kControlShareSmall) {
     const double moved = std::abs(secant_l);
     if (moved > kControlLambdaJump * (std::abs(current_.lambda) + lambda_step_scale_) &&
         moved > kControlStepGrowth * lambda_step_scale_) {
@@ -934,7 +934,7 @@ bool PathFollower::stays_on_branch(const Constraint& constraint, double alpha, d
 bool PathFollower::control_at_turning_point() const {
   const int j = options_.control_dof;
   if (j < 0 || control_share0_ <= 0.0) return false;
-  return std::abs(scaling_.w[j] * tq_[j]) < kTurningShareFraction * control_share_max_;
+  return control_share() < kTurningShareFraction * control_share_max_;
 }
 
 std::string PathFollower::control_turning_message() const {
@@ -942,7 +942,7 @@ std::string PathFollower::control_turning_message() const {
   return "displacement control: " + problem_.dof_name(j) + " reaches a turning point near lambda = " +
          format_number(current_.lambda) + " (its share of the path's tangent fell from " +
          format_number(control_share_max_) +
-         " to " + format_number(std::abs(scaling_.w[j] * tq_[j])) +
+         " to " + format_number(control_share()) +
          "); displacement control cannot pass it, use an arc-length constraint";
 }
 
@@ -1093,13 +1093,13 @@ bool PathFollower::advance() {
         tq_ = -tq_;
         tl_ = -tl_;
       }
-      control_share0_ = std::abs(scaling_.w[j] * tq_[j]);
+      control_share0_ = control_share();
     }
     // The largest share along the path: a branch may start where the controlled dof
     // hardly moves (the star dome's asymmetric branches at their apex: 8e-4) and turn
     // it later; its turning point is judged against the most it moved.
     if (options_.constraint == ConstraintKind::DisplacementControl && options_.control_dof >= 0)
-      control_share_max_ = std::max(control_share_max_, std::abs(scaling_.w[options_.control_dof] * tq_[options_.control_dof]));
+      control_share_max_ = std::max(control_share_max_, control_share());
     // The secant of the first step of a branch (start_along: a pseudo-arclength step
     // from a singular point along a branch tangent) is not used: the next step's
     // root is chosen against its own predictor, as before.

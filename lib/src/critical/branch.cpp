@@ -727,9 +727,7 @@ void BranchExplorer::run(continuation::PathFollower& f, ExplorerEvents& events) 
   branches_.push_back(Branch{});
   std::vector<Pending> queue;
   trace_branch(f, branches_.back(), events, queue);
-  std::size_t k = 0;
-  for (; k < queue.size() && !interrupted_; ++k) switch_at(queue[k], events, queue);
-  if (interrupted_) say_untraced(queue, k == 0 ? 0 : k - 1);
+  switch_queue(queue, events);
   // A point branches.at (--switch) names that no branch started from is said: a
   // typo or a point this run did not reach was passed over in silence.
   if (!options_.switch_branches || interrupted_) return;
@@ -756,6 +754,13 @@ void BranchExplorer::run(continuation::PathFollower& f, ExplorerEvents& events) 
                 " (a point of a secondary branch is reached only when that branch is traced: name the point it "
                 "starts from too)";
   }
+}
+
+void BranchExplorer::switch_queue(std::vector<Pending>& queue, ExplorerEvents& events) {
+  std::size_t k = 0;
+  for (; k < queue.size() && !interrupted_; ++k) switch_at(queue[k], events, queue);
+  // Interrupted in switch_at(queue[k − 1]), or before the first (on the path itself).
+  if (interrupted_) say_untraced(queue, k == 0 ? 0 : k - 1);
 }
 
 void BranchExplorer::say_untraced(const std::vector<Pending>& queue, std::size_t from) {
@@ -862,9 +867,7 @@ bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scali
   // had not written (nor drawn, nor put in the VTK modes).
   events.on_critical(branches_.back(), finder_.points()[static_cast<std::size_t>(index)], true);
   std::vector<Pending> queue{{index, -1, 1}};
-  std::size_t k = 0;
-  for (; k < queue.size() && !interrupted_; ++k) switch_at(queue[k], events, queue);
-  if (interrupted_) say_untraced(queue, k == 0 ? 0 : k - 1);
+  switch_queue(queue, events);
   return true;
 }
 

@@ -1986,9 +1986,10 @@ void Builder::read_dynamics(Spec& s) {
   if (const std::string why = o.check(); !why.empty()) c_.fail(nullptr, "dynamics.integrator", why);
 }
 
-// Simo–Reissner members of one element (not a mesh group's line, nor one of a member
-// meshed by hand in line with the next): the element has one integration point and a
-// constant curvature, so a member bent in double curvature (a sway frame's columns)
+// Simo–Reissner members of one element (typed with N = 1, or a mesh group's line
+// alone on its curve; not continued in line by another member): the element has one
+// integration point and a constant curvature, so a member bent in double curvature (a
+// sway frame's columns)
 // cannot bend and takes the sway in shear, and a member's own buckling is not
 // represented (a pinned column of one element found no buckling up to 3.5 times its
 // Euler load). A portal frame of such members (N left at its default 1) had its sway

@@ -15,6 +15,7 @@
 // that was bracketed, or stop on request. It never prints and never throws for a
 // numerical outcome: those end as a Termination with a message.
 #include <array>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -271,6 +272,11 @@ class PathFollower {
   // What the predictor moved the displacements (α t_q) and the corrector's distance
   // from it, in the scaled norm (the secant in new_secant_q_).
   void correction_sizes(double alpha, double& predicted, double& corrected) const;
+  // |w_j t_q,j| ≤ 1: the controlled dof's share of the unit tangent (displacement
+  // control; control_dof ≥ 0).
+  double control_share() const {
+    return std::abs(scaling_.w[options_.control_dof] * tq_[options_.control_dof]);
+  }
   bool control_at_turning_point() const;
   bool stop_polled();  // Options::stop_requested: true (and Interrupted) when asked
   std::string control_turning_message() const;

@@ -163,6 +163,10 @@ class BranchExplorer {
   void trace_branch(continuation::PathFollower& f, Branch& b, ExplorerEvents& events, std::vector<Pending>& queue,
                     const FirstStep* first = nullptr);
   void switch_at(Pending p, ExplorerEvents& events, std::vector<Pending>& queue);
+  // The branches of the queue's points, in turn (switch_at, which adds the points
+  // found on them); after an interruption, those still pending said in message_
+  // (say_untraced()).
+  void switch_queue(std::vector<Pending>& queue, ExplorerEvents& events);
   // The queue's points from `from` on, after an interruption: their branches still
   // pending, said in message_ ("interrupted with branches still pending at BP2 (-),
   // BP3 (+, -)"): the directions asked for, within max_branches, not at a point a
