@@ -459,8 +459,11 @@ if want $case; then
   # Load control on secondary branches. Three-bar: each branch from BP1 jumps over its
   # loop's top (lambda 0.42 -> 0.43, onto the path beyond the support line), the
   # corrector moving the displacements 2.1 times what the predictor did: said (the
-  # bound was 10 times, and nothing was said).
-  run $case "$src/problems/three-bar.cfg" continuation.constraint=load continuation.initial_step=0.0282842712474619
+  # bound was 10 times, and nothing was said). The steps of that run: a branch's first
+  # step scales from the primary path's measured in (q, lambda), sqrt 2 times its load
+  # increment here, so the ratio 1/sqrt 2 keeps it.
+  run $case "$src/problems/three-bar.cfg" continuation.constraint=load continuation.initial_step=0.0282842712474619 \
+    branches.switch_step_ratio=0.7071067811865476
   [ $rc -eq 0 ] || die "three-bar: exit $rc: $(message $case)"
   n=$(grep -c 'under load control 1 step jumped (the first from point 5 at lambda = 0.42' "$work/$case/summary.json")
   [ "$n" -eq 2 ] || die "three-bar: the jump said on $n branches, expected 2"

@@ -60,3 +60,39 @@ TEST_CASE("von Mises truss: every converged point on the closed form, through th
     }
   }
 }
+
+TEST_CASE("the first step's load increment is initial_step, whatever the constraint and the weights",
+          "[continuation][first-step]") {
+  // continuation.initial_step is the first predictor's Δλ (docs/config.md). Under
+  // cylindrical steps, which measure the displacements alone, the first step was
+  // Δλ₀ ‖(v, 1)‖ long: √2 Δλ₀ with auto_scale, and at unit weights on a stiff
+  // structure Δλ₀ ‖(v, 1)‖/‖v‖ (the fork-supported beam went from 0 to 1.9e5 in one
+  // step). A stiff von Mises truss (EA = 1e4, ‖v‖ ~ 1e-4 per unit load) at a small
+  // increment, where the corrector moves λ by a fraction of Δλ₀ of the order of Δλ₀
+  // over the limit load.
+  senda::problems::VonMisesTruss t;
+  t.h = 0.5;
+  t.EA = 1e4;
+  t.sway = false;
+  const auto model = t.build();
+  const double dl0 = 1e-3 * t.limit_load();
+  for (ConstraintKind kind : {ConstraintKind::Spherical, ConstraintKind::Cylindrical, ConstraintKind::PseudoArclength,
+                              ConstraintKind::LoadControl})
+    for (bool auto_scale : {true, false}) {
+      DYNAMIC_SECTION(to_string(kind) << (auto_scale ? ", auto_scale" : ", unit weights")) {
+        Options o;
+        o.constraint = kind;
+        o.auto_scale = auto_scale;
+        o.initial_load_increment = dl0;
+        o.max_steps = 1;
+        PathFollower f(*model, o);
+        REQUIRE(f.start(Vector::Zero(model->size()), 0.0));
+        REQUIRE(f.advance());
+        CHECK(f.current().lambda == Approx(dl0).epsilon(1e-2));
+        // A branch's first step scales from the path's first step in (q, λ): the
+        // same for every constraint.
+        CHECK(f.metric_step_length() ==
+              Approx(dl0 * f.scaling().norm(f.current().q / f.current().lambda, 1.0)).epsilon(1e-2));
+      }
+    }
+}

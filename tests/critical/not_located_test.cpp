@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "senda/input/builder.hpp"
 #include "senda/input/config.hpp"
@@ -120,23 +121,38 @@ TEST_CASE("a path that ends at stop.max_steps with its steps at their largest sa
 
 TEST_CASE("a last step far past stop.lambda_max is said, with its ends and the keys that shorten it",
           "[continuation][termination]") {
-  // The catalogue's Euler column (auto_scale = false) under cylindrical steps: they
-  // measure the displacements alone, at unit weights, and its first step went from
-  // λ = 0 to 1.03e4 with stop.lambda_max = 10. Under its own spherical steps the path
-  // ends just past 10 and the message is the plain one.
-  for (const auto& [constraint, far] : {std::pair{"cylindrical", true}, std::pair{"spherical", false}}) {
-    INFO(constraint);
+  // The catalogue's Euler column (auto_scale = false, unit weights) under displacement
+  // control of its top's shortening: the step prescribes w_j Δq_j = Δs₀ = Δλ₀ ‖(v, 1)‖,
+  // about Δλ₀ = 0.25 itself, and the first step went from λ = 0 to 2.5e4 with
+  // stop.lambda_max = 10. Cylindrical steps did the same (0 to 1.03e4: they measured
+  // Δs₀ = Δλ₀ ‖(v, 1)‖ in the displacements alone); their first load increment is now
+  // initial_step, and they end just past 10 with the plain message, as spherical
+  // steps do.
+  struct Case {
+    std::vector<std::string> overrides;
+    bool far;
+  };
+  for (const Case& k : {Case{{"continuation.constraint=displacement", "continuation.control=2 uy"}, true},
+                        Case{{"continuation.constraint=cylindrical"}, false},
+                        Case{{"continuation.constraint=spherical"}, false}}) {
+    INFO(k.overrides.front());
     input::Config c = input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/euler-column.cfg");
-    c.apply_override(std::string("continuation.constraint=") + constraint);
+    for (const std::string& o : k.overrides) c.apply_override(o);
     c.apply_override("branches.switch=false");
     const input::Spec spec = input::build(c);
     const analysis::TraceResult r = senda::testing::run_into(
-        spec, std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / (std::string("far-past-") + constraint), &c);
+        spec, std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / ("far-past-" + k.overrides.front().substr(24)),
+        &c);
     INFO(r.message);
     CHECK(r.termination == continuation::Termination::Completed);
     CHECK(r.message.find("load factor crossed lambda_min or lambda_max") != std::string::npos);
-    CHECK((r.message.find("far past stop.lambda_max = 10") != std::string::npos) == far);
-    if (far) CHECK(r.message.find("auto_scale") != std::string::npos);
-    CHECK((r.lambda_max > 100.0) == far);
+    CHECK((r.message.find("far past stop.lambda_max = 10") != std::string::npos) == k.far);
+    if (k.far) {
+      CHECK(r.message.find("displacement control prescribes node 2 uy's increment, 0.25 in this step") !=
+            std::string::npos);
+      CHECK(r.message.find("auto_scale") != std::string::npos);
+    }
+    CHECK((r.lambda_max > 100.0) == k.far);
+    if (!k.far) CHECK(r.lambda_max < 20.0);
   }
 }

@@ -478,7 +478,24 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
   // resolvable_load_ L₁ (resolvable_step()): with ‖(v, 1)‖ there under load control,
   // an initial_step the start accepted could fall below that floor, 1.41e-10 against
   // an accepted 1.2e-10 for von Mises, and the run ended with no step.
-  unit_load_length_ = options_.constraint == ConstraintKind::LoadControl ? scaling_.psi : scaling_.norm(v, 1.0);
+  // Under cylindrical steps, which measure the displacements alone, ‖v‖: with
+  // ‖(v, 1)‖ the first increment was Δλ₀ ‖(v, 1)‖/‖v‖, √2 Δλ₀ with auto_scale, and at
+  // unit weights on a stiff structure as large as its inverse displacements (the
+  // fork-supported beam, ‖v‖ = 1.3e-6: from λ = 0 to 1.9e5 in one step, past every
+  // buckling load up to it).
+  switch (options_.constraint) {
+    case ConstraintKind::LoadControl: unit_load_length_ = scaling_.psi; break;
+    case ConstraintKind::Cylindrical: unit_load_length_ = scaling_.norm(v, 0.0); break;
+    default: unit_load_length_ = scaling_.norm(v, 1.0);
+  }
+  if (!(unit_load_length_ > 0.0) || !std::isfinite(unit_load_length_)) {
+    finish(Termination::Diverged,
+           "the " + std::string(to_string(options_.constraint)) + " constraint's first step (" +
+               format_number(std::abs(options_.initial_load_increment)) +
+               " of load) has no length: the first tangent's displacements measure " +
+               format_number(scaling_.norm(v, 0.0)) + " in the scaled norm");
+    return false;
+  }
   // The first step must be one the residual test resolves (resolvable_step()): a
   // load increment whose force ‖r‖Δλ is below tol_r F gives points the corrector
   // cannot tell from the start point (issue 20: at Δλ = 1e-200 the von Mises truss
@@ -498,8 +515,9 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
   // The first step's length in the scaled norm, Δs₀ = Δλ₀ L₁: the first predictor's
   // Δλ is then Δλ₀. Under load control L₁ = ψ: with ‖(v, 1)‖ the first increment
   // was Δλ₀ ‖(v, 1)‖/ψ, √2 Δλ₀ with auto_scale (a user's initial_step = 0.1 went
-  // 0.1414, 0.3414, …).
+  // 0.1414, 0.3414, …); under cylindrical steps L₁ = ‖v‖ (above).
   ds0_ = std::abs(options_.initial_load_increment) * unit_load_length_;
+  ds_metric_ = std::abs(options_.initial_load_increment) * scaling_.norm(v, 1.0);
   ds_ = ds0_;
   ds_min_ = options_.min_step_ratio * ds0_;
   ds_max_ = options_.max_step_ratio * ds0_;
@@ -586,6 +604,7 @@ bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& t
   lambda_start_ = lambda0;
   arc_length_ = 0.0;
   ds0_ = ds;
+  ds_metric_ = ds;
   ds_ = ds;
   ds_min_ = options_.min_step_ratio * ds0_;
   ds_max_ = options_.max_step_ratio * ds0_;
@@ -980,8 +999,13 @@ bool PathFollower::advance() {
                                           " constraint cannot be satisfied along the tangent (a limit point?)");
       return false;
     }
+    // Cylindrical steps too: ds measures the displacements alone, the increments λ as
+    // well, and with unit weights on a stiff frame (Roorda's, ‖v‖ ~ 1e-5 per unit load)
+    // λ's share of each increment against 1e-8 ds took 4-6 iterations a step, and the
+    // steps shrank until the path crawled (λ 11.6 after 60 steps, below BP1 at 14).
     frame.step_scale = constraint.kind() == ConstraintKind::LoadControl ||
-                               constraint.kind() == ConstraintKind::DisplacementControl
+                               constraint.kind() == ConstraintKind::DisplacementControl ||
+                               constraint.kind() == ConstraintKind::Cylindrical
                            ? std::max(ds_, *alpha)
                            : 0.0;
     // The trial point reuses the storage of the point two steps back (see below).
@@ -1158,6 +1182,14 @@ bool PathFollower::advance() {
         if (options_.constraint == ConstraintKind::Cylindrical)
           why += std::string(" (cylindrical steps measure the displacements alone") +
                  (options_.auto_scale ? ")" : ", here at unit weights: continuation.auto_scale = true scales them)");
+        else if (options_.constraint == ConstraintKind::DisplacementControl && options_.control_dof >= 0)
+          // The step prescribes w_j Δq_j = Δs: at unit weights on a stiff structure Δs₀ =
+          // Δλ₀ ‖(v, 1)‖ ≈ Δλ₀ moves the dof by Δλ₀ itself (the Euler column's top: a
+          // shortening of 0.25 and λ from 0 to 2.5e4 in one step).
+          why += " (displacement control prescribes " + problem_.dof_name(options_.control_dof) + "'s increment, " +
+                 format_number(std::abs(current_.q[options_.control_dof] - previous_.q[options_.control_dof])) +
+                 " in this step" +
+                 (options_.auto_scale ? ")" : ", here at unit weights: continuation.auto_scale = true scales it)");
         why += ": shorter steps (continuation.initial_step, max_step_ratio) keep the path within the bounds";
       }
       finish(Termination::Completed, why);

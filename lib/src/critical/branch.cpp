@@ -723,7 +723,7 @@ bool BranchExplorer::run(const Vector& q0, double lambda0, ExplorerEvents& event
 }
 
 void BranchExplorer::run(continuation::PathFollower& f, ExplorerEvents& events) {
-  metrics_.assign(1, std::make_shared<const PathMetric>(PathMetric{f.scaling(), f.initial_step_length()}));
+  metrics_.assign(1, std::make_shared<const PathMetric>(PathMetric{f.scaling(), f.metric_step_length()}));
   branches_.push_back(Branch{});
   std::vector<Pending> queue;
   trace_branch(f, branches_.back(), events, queue);

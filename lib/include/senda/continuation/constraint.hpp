@@ -53,9 +53,10 @@ struct StepFrame {
   const Vector* secant_q = nullptr;
   double secant_l = 0.0;
   // The step's size for the corrector's increment tests, in the scaled norm: ds for
-  // the arc-length constraints; for load and displacement control the predictor's
-  // length along the unit tangent, which is larger than ds where the controlled
-  // quantity is a small share of the tangent (0: ds).
+  // spherical and pseudo-arclength steps; for load and displacement control and
+  // cylindrical steps the predictor's length along the unit tangent, which is larger
+  // than ds where the controlled quantity (λ, a dof, the displacements) is a small
+  // share of the tangent (0: ds).
   double step_scale = 0.0;
 };
 

@@ -218,6 +218,11 @@ class PathFollower {
   double step_length() const { return ds_; }
   // Δs₀ fixed at start().
   double initial_step_length() const { return ds0_; }
+  // The first step's length in the full scaled norm of (q, λ), the arc-length
+  // measure: Δs₀ for arc-length steps and from start_along(); Δλ₀ ‖(v, 1)‖ from
+  // start() under load control and cylindrical steps, whose Δs₀ measures λ or the
+  // displacements alone. A secondary branch's first step scales from it.
+  double metric_step_length() const { return ds_metric_; }
   // Factorization of K at current(), or, with Options::reuse_factorization, of K at
   // the last Newton iterate of its step (a Newton update away; the same inertia and
   // sign of det K, eq. 2.12). Its solves are K⁻¹ at the point to that accuracy.
@@ -317,7 +322,7 @@ class PathFollower {
   StepFrame frame_;
   double tl_ = 0.0;
   bool point_reused_ = false;  // point_factorization() kept the corrector's last factorization
-  double ds_ = 0.0, ds0_ = 0.0, ds_min_ = 0.0, ds_max_ = 0.0;
+  double ds_ = 0.0, ds0_ = 0.0, ds_min_ = 0.0, ds_max_ = 0.0, ds_metric_ = 0.0;
   double load_norm_ = 0.0, initial_unbalance_ = 0.0, stiffness_floor_ = 0.0;
   double unit_load_length_ = 0.0;  // L₁ of resolvable_step()
   double resolvable_load_ = 0.0;   // tol_r Δλ_F of resolvable_step() (0: not known)
