@@ -156,3 +156,31 @@ TEST_CASE("a last step far past stop.lambda_max is said, with its ends and the k
     if (!k.far) CHECK(r.lambda_max < 20.0);
   }
 }
+
+TEST_CASE("a bifurcation point located beyond a load-factor bound is reported, and no branch starts there",
+          "[branches][termination]") {
+  // Three-bar with stop.lambda_max = 0.3 and steps of 0.2: the second step goes from
+  // 0.2 to 0.6 and BP1 (1/3) is located inside it, above the bound. A branch started
+  // there never crosses the bound (it starts past it) and ran on to max_steps: the
+  // cylindrical steps of the fork-supported beam traced branches at λ = 325 against
+  // lambda_max = 4. Below the bound the branches are traced as before.
+  for (const auto& [bound, beyond] : {std::pair{"0.3", true}, std::pair{"0.5", false}}) {
+    INFO("lambda_max = " << bound);
+    input::Config c = input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/three-bar.cfg");
+    c.apply_override(std::string("stop.lambda_max=") + bound);
+    c.apply_override("continuation.initial_step=0.2");
+    c.apply_override("branches.at=BP1");  // named: no second "not switched" reason
+    const input::Spec spec = input::build(c);
+    const analysis::TraceResult r = senda::testing::run_into(
+        spec, std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / (std::string("beyond-bound-") + bound), &c);
+    INFO(r.message);
+    const analysis::CriticalRecord* bp = r.find("BP1");
+    REQUIRE(bp != nullptr);
+    CHECK(bp->point.converged);
+    CHECK(bp->point.lambda == Approx(1.0 / 3.0).epsilon(1e-10));
+    CHECK((r.message.find("no branch from BP1: located at lambda = 0.3333333333, above stop.lambda_max = 0.3") !=
+           std::string::npos) == beyond);
+    CHECK(r.message.find("branches.at names points") == std::string::npos);
+    CHECK(r.branches.size() == (beyond ? 1u : 3u));
+  }
+}

@@ -502,8 +502,19 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
         if (cp.converged && cp.kind == CriticalKind::Bifurcation) {
           cp.abe = bifurcation_equation(problem_, cp, f.scaling(), found.secant_q, found.secant_lambda,
                                         options_.symmetric_tolerance);
-          if (cp.abe->valid && b.depth < options_.max_depth && wanted(cp.id))
-            queue.push_back({found.index, b.id, b.depth + 1});
+          if (cp.abe->valid && b.depth < options_.max_depth && wanted(cp.id)) {
+            // A point beyond a load-factor bound, located inside the step that crossed
+            // it: reported, not switched at. A branch that starts outside the bounds
+            // never crosses one and ran on to max_steps (a cylindrical step of the
+            // fork-supported beam from λ = 0 to 1.9e5, and branches traced at 325
+            // against stop.lambda_max = 4).
+            if (const std::string why = beyond_bounds(cp); !why.empty()) {
+              if (!message_.empty()) message_ += "; ";
+              message_ += "no branch from " + cp.id + ": " + why;
+            } else {
+              queue.push_back({found.index, b.id, b.depth + 1});
+            }
+          }
         }
         events.on_critical(b, cp, true);
       } else {
@@ -610,6 +621,17 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
     b.message += "; " + describe(n);
   events.on_branch_end(b, f);
   absorb(f);
+}
+
+std::string BranchExplorer::beyond_bounds(const CriticalPoint& cp) const {
+  const continuation::Options& o = options_.path;
+  if (cp.lambda > o.lambda_max)
+    return "located at lambda = " + core::format_g(cp.lambda, 10) + ", above stop.lambda_max = " +
+           core::format_g(o.lambda_max, 10);
+  if (cp.lambda < o.lambda_min)
+    return "located at lambda = " + core::format_g(cp.lambda, 10) + ", below stop.lambda_min = " +
+           core::format_g(o.lambda_min, 10);
+  return {};
 }
 
 void BranchExplorer::switch_at(const Pending p, ExplorerEvents& events, std::vector<Pending>& queue) {
@@ -744,6 +766,8 @@ void BranchExplorer::run(continuation::PathFollower& f, ExplorerEvents& events) 
       why = "not located";
     else if (!it->abe || !it->abe->valid)
       why = "no valid bifurcation equation";
+    else if (!beyond_bounds(*it).empty())
+      continue;  // said when it was located ("no branch from BP1: …")
     else if (!it->switched)
       why = "not switched at (branches.max_depth or max_branches)";
     if (!why.empty()) missing += (missing.empty() ? "" : ", ") + id + " (" + why + ")";

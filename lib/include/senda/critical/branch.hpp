@@ -172,6 +172,9 @@ class BranchExplorer {
   // BP3 (+, -)"): the directions asked for, within max_branches, not at a point a
   // branch has rejoined.
   void say_untraced(const std::vector<Pending>& queue, std::size_t from);
+  // Why no branch starts at cp: its λ is outside [stop.lambda_min, stop.lambda_max]
+  // (empty when it is within them).
+  std::string beyond_bounds(const CriticalPoint& cp) const;
   struct PathMetric {
     continuation::Scaling scaling;
     double base_step = 0.0;
