@@ -252,8 +252,12 @@ void print_report(const senda::input::Spec& spec, const an::TraceResult& s, cons
       const bool early = b.termination == cr::BranchEnd::Stalled || b.termination == cr::BranchEnd::Diverged ||
                          b.termination == cr::BranchEnd::StepTooSmall || b.termination == cr::BranchEnd::Jumped;
       const bool notes = b.id > 0 && b.message.find("; ") != std::string::npos;
-      if ((early || notes) && !b.message.empty()) fmt::print("{}  {}\n", indent, b.message);
-      for (const cr::NeutralStretch& n : b.neutral) fmt::print("{}  {}\n", indent, cr::describe(n));
+      const bool said = (early || notes) && !b.message.empty();
+      if (said) fmt::print("{}  {}\n", indent, b.message);
+      // A stretch the message already holds (appended to it at the branch's end) once.
+      for (const cr::NeutralStretch& n : b.neutral)
+        if (const std::string d = cr::describe(n); !said || b.message.find(d) == std::string::npos)
+          fmt::print("{}  {}\n", indent, d);
     }
   }
   fmt::print("  results in {}\n", out_dir.string());
