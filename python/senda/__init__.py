@@ -382,11 +382,16 @@ class Model:
 
 def _mapping(value, name: str) -> Mapping:
     """`value` as the {"section.key": value} mapping an argument `name` takes (None:
-    empty). A list of pairs was an AttributeError ("'list' object has no attribute
-    'items'") from inside the module."""
+    empty; an object with ``items()`` that is not a ``Mapping``, a pandas Series of
+    values by key, as ``dict(value.items())``). A list of pairs was an AttributeError
+    ("'list' object has no attribute 'items'") from inside the module."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):
+        # Mapping-like without the ABC (a pandas Series of values by key): its items.
+        items = getattr(value, "items", None)
+        if callable(items):
+            return dict(items())
         raise TypeError(f"{name} must be a mapping {{\"section.key\": value}}, not {type(value).__name__} "
                         f"(a list of pairs: dict(...) of it)")
     return value

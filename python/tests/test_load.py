@@ -165,6 +165,19 @@ def test_overrides_not_a_mapping_is_a_type_error():
         senda.load("problems/three-bar.cfg", overrides=[("stop.max_steps", 5)])
 
 
+def test_overrides_with_items_but_not_a_mapping():
+    # A pandas Series of values by key is no collections.abc.Mapping but has items().
+    class ByKey:
+        def __init__(self, d):
+            self._d = d
+
+        def items(self):
+            return self._d.items()
+
+    m = senda.load("problems/three-bar.cfg", overrides=ByKey({"stop.max_steps": 5}))
+    assert m.run().branches[0].points == 6  # the start point and max_steps = 5
+
+
 def test_config_error_fields():
     with pytest.raises(senda.ConfigError) as e:
         senda.load("problems/three-bar.cfg", overrides={"stop.max_stepz": 5})
