@@ -186,7 +186,13 @@ bool PathFollower::stop_polled() {
 
 double PathFollower::resolvable_step() const {
   const double unit = unit_load_length_ > 0.0 ? unit_load_length_ : scaling_.psi;
-  const double y = current_.q.size() == problem_.size() ? scaling_.norm(current_.q, current_.lambda) : 0.0;
+  // The point's size in the step's own measure: cylindrical steps measure the
+  // displacements alone, and with ψλ in it a stiff column at unit weights (EI = 1e10,
+  // ‖Wv‖ = 5e-12 per unit load) found its second step of 4.8e-6 below a floor of 1.4e-5.
+  const bool cylindrical = options_.constraint == ConstraintKind::Cylindrical && !first_step_constraint_;
+  const double y = current_.q.size() == problem_.size()
+                       ? scaling_.norm(current_.q, cylindrical ? 0.0 : current_.lambda)
+                       : 0.0;
   return std::max({kRoundOff * y, resolvable_load_ * unit, kRoundOff * unit, std::numeric_limits<double>::min()});
 }
 

@@ -511,6 +511,7 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
             if (const std::string why = beyond_bounds(cp); !why.empty()) {
               if (!message_.empty()) message_ += "; ";
               message_ += "no branch from " + cp.id + ": " + why;
+              beyond_said_.push_back(cp.id);
             } else {
               queue.push_back({found.index, b.id, b.depth + 1});
             }
@@ -624,11 +625,15 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
 }
 
 std::string BranchExplorer::beyond_bounds(const CriticalPoint& cp) const {
+  // Beyond the bound the step crossed: its start was within it. A path may start
+  // outside a bound and move into the range (the Bratu problem from below
+  // lambda_min, through the library): its points before it gets there are switched.
   const continuation::Options& o = options_.path;
-  if (cp.lambda > o.lambda_max)
+  const double lo = std::min(cp.lambda_before, cp.lambda_after), hi = std::max(cp.lambda_before, cp.lambda_after);
+  if (cp.lambda > o.lambda_max && lo <= o.lambda_max)
     return "located at lambda = " + core::format_g(cp.lambda, 10) + ", above stop.lambda_max = " +
            core::format_g(o.lambda_max, 10);
-  if (cp.lambda < o.lambda_min)
+  if (cp.lambda < o.lambda_min && hi >= o.lambda_min)
     return "located at lambda = " + core::format_g(cp.lambda, 10) + ", below stop.lambda_min = " +
            core::format_g(o.lambda_min, 10);
   return {};
@@ -649,7 +654,8 @@ void BranchExplorer::switch_at(const Pending p, ExplorerEvents& events, std::vec
   for (int dir : dirs) {
     if (interrupted_) return;
     if (static_cast<int>(branches_.size()) >= options_.max_branches) {
-      message_ = "maximum number of branches reached";
+      if (message_.find("maximum number of branches reached") == std::string::npos)
+        message_ += (message_.empty() ? "" : "; ") + std::string("maximum number of branches reached");
       return;
     }
     continuation::PathFollower f(problem_, options_.path);
@@ -766,8 +772,10 @@ void BranchExplorer::run(continuation::PathFollower& f, ExplorerEvents& events) 
       why = "not located";
     else if (!it->abe || !it->abe->valid)
       why = "no valid bifurcation equation";
-    else if (!beyond_bounds(*it).empty())
+    else if (std::find(beyond_said_.begin(), beyond_said_.end(), id) != beyond_said_.end())
       continue;  // said when it was located ("no branch from BP1: …")
+    else if (const std::string beyond = beyond_bounds(*it); !beyond.empty())
+      why = beyond;
     else if (!it->switched)
       why = "not switched at (branches.max_depth or max_branches)";
     if (!why.empty()) missing += (missing.empty() ? "" : ", ") + id + " (" + why + ")";

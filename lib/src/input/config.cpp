@@ -176,7 +176,8 @@ const std::vector<OptionSpec>& option_table() {
       {"branches.symmetric_tolerance", T::Real, "1e-5", "(0, 1)", false,
        "branches: |C| <= tol max(|A|,|B|) classifies a bifurcation as symmetric"},
       {"branches.switch_step_ratio", T::Real, "1", "(0, 1e3]", false,
-       "branches: the first step of a secondary branch relative to the first step of the path (or, in the "
+       "branches: the first step of a secondary branch relative to the first step of the path, measured in "
+       "(q, lambda) (or, in the "
        "branch's own metric, to initial_step / max(|lambda_c|, initial_step) of the structure's size)"},
       // [parameters]  user-named numbers, used elsewhere as ${NAME} or ${expression}.
       // One row stands for every key of the section (find_option).

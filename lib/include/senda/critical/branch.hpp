@@ -36,7 +36,7 @@ struct ExplorerOptions {
   std::vector<std::string> switch_at;   // ids where to switch (empty: every bifurcation point)
   int max_depth = 2;                    // primary path = depth 0
   int direction = 0;                    // 0: both directions of a secondary branch; ±1: one
-  double switch_step_ratio = 1.0;       // first step on a secondary branch, × Δs₀ of the primary
+  double switch_step_ratio = 1.0;       // first step on a secondary branch, × the primary's first step in (q, λ)
   double symmetric_tolerance = 1e-5;    // |C| ≤ tol · max(|A|, |B|) → symmetric
   int max_branches = 32;
 };
@@ -124,8 +124,8 @@ class BranchExplorer {
   // have wanted to inspect the start point first); it must use options().path.
   void run(continuation::PathFollower& primary, ExplorerEvents& events);
   const ExplorerOptions& options() const { return options_; }
-  // The metric a branch was traced in: its scaling and its base step (Δs₀ of the
-  // primary path; Δλ₀/Λ of a branch in its own metric; what switch_step_ratio
+  // The metric a branch was traced in: its scaling and its base step (the primary
+  // path's first step in (q, λ), PathFollower::metric_step_length(); Δλ₀/Λ of a branch in its own metric; what switch_step_ratio
   // multiplies for the branches that start on it). Branch 0 of a run from a saved
   // state is the saved path's. For a saved state of a point found on that branch.
   const continuation::Scaling& scaling(int branch) const { return metric(branch).scaling; }
@@ -175,6 +175,8 @@ class BranchExplorer {
   // Why no branch starts at cp: its λ is outside [stop.lambda_min, stop.lambda_max]
   // (empty when it is within them).
   std::string beyond_bounds(const CriticalPoint& cp) const;
+  // The points whose "no branch from …: beyond a bound" message_ holds.
+  std::vector<std::string> beyond_said_;
   struct PathMetric {
     continuation::Scaling scaling;
     double base_step = 0.0;

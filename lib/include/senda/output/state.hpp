@@ -6,7 +6,8 @@
 // Fields: format ("senda-state-1"), problem, unknowns, unknowns_fingerprint
 // (core::unknowns_fingerprint of the model), id, kind, lambda, q, phi, v,
 // abe {A, B1, B2, C, symmetric, valid, incoming, tangents [{lambda, q}]},
-// scaling {w, psi}, initial_step (Δs₀ of the path that found it). Reals are
+// scaling {w, psi}, initial_step (the base step of the path that found it: its first
+// step measured in (q, λ), what branches.switch_step_ratio multiplies). Reals are
 // written with 17 significant digits, so the state is exact.
 #include <filesystem>
 #include <string>
