@@ -476,6 +476,19 @@ if want $case; then
   grep -q '"id": "BP2"' "$work/$case-euler/summary.json" && die "euler: a BP2"
   awk -F, 'NR > 1 && $2 == 1 && $4 + 0 > 1e-9 { bad = 1 } END { exit bad }' "$work/$case-euler/path.csv" ||
     die "euler: branch 1 changed sides"
+  # Leaning column at psi = 0.01: one step from BP1 the branch's tangent is nearly
+  # singular along it, and the load-controlled predictor moved the structure by 7.9
+  # (the longest arc-length step: 0.02): both branches converged onto a collapsed frame
+  # (ux 3.5e-4 -> 0.98, 6 and 11 negative pivots) and six "critical points" of that
+  # state were located at lambda 4 to 45. Such a step is cut; the branches creep up the
+  # flat sway branch (ux below 0.05, stable, lambda within 1e-4 of BP1).
+  run $case-leaning "$src/problems/leaning-column.cfg" continuation.constraint=load continuation.psi=0.01
+  [ $rc -eq 0 ] || die "leaning: exit $rc: $(message $case-leaning)"
+  [ "$(points $case-leaning | wc -l)" -eq 1 ] || die "leaning: $(points $case-leaning | tr '\n' ';')"
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) h[$i] = i; next }
+           $h["branch"] > 0 && ($h["u_3_ux"] * $h["u_3_ux"] > 0.0025 || $h["negative_pivots"] > 0 ||
+                                $h["lambda"] > 1.3656) { bad = 1; print } END { exit bad }' \
+    "$work/$case-leaning/path.csv" || die "leaning: a branch left the sway branch"
   # Roorda's frame (its own model has a limit point at 13.9174526 before the
   # bifurcation): load control ends there, and says why.
   run $case-roorda "$src/problems/roorda-frame.cfg" continuation.constraint=load

@@ -50,6 +50,12 @@ constexpr double kMaxCorrectionFloor = 0.05;
 // truss with a 1e-3 imperfection. (It was 10, and the three-bar branch's jump went
 // unsaid.)
 constexpr double kLoadControlJump = 1.5;
+// Under load control, the largest predictor length, in the path's metric, as a multiple
+// of its longest arc-length step (max_step_ratio × metric_step_length()). Measured on the
+// catalogue: at most 1.1 on the primary paths (von Mises, the Euler column), 14 on the
+// three-bar branches' jump over their loop's top (said as a jump), 234 and 993 where a
+// branch's step landed on an unrelated state (Eriksson's frame, the leaning column).
+constexpr double kLoadControlReach = 100.0;
 // Check (c') of a step (λ where ψ leaves it out of the norm): a correction of λ below
 // this fraction of |λ| (and of the path's largest load increment) is never a jump.
 constexpr double kLambdaJumpFloor = 1e-3;
@@ -1021,7 +1027,26 @@ bool PathFollower::advance() {
     int iterations = 0;
     double residual = 0.0;
     std::string why;
-    bool ok = correct(constraint, q, lambda, frame, current_.q, current_.lambda, iterations, residual, why);
+    // Load control fixes Δλ, and the predictor's length α in (q, λ) follows from the
+    // tangent: where K is nearly singular along the path (a flat secondary branch, a
+    // limit point ahead) it moves the structure far more than an arc-length step
+    // would, and the corrector lands wherever Newton goes. The leaning column's
+    // branch, one step from its bifurcation point (ψ = 0.01), predicted 7.9 against a
+    // longest arc-length step of 0.02 and converged onto a collapsed frame (ux 3.5e-4
+    // → 0.98, eleven eigenvalues across the step, six "critical points" located on
+    // it). Such a step is cut like a failed one.
+    const double reach = kLoadControlReach * options_.max_step_ratio * ds_metric_;
+    bool ok = true;
+    if (constraint.kind() == ConstraintKind::LoadControl && ds_metric_ > 0.0 && *alpha > reach) {
+      ok = false;
+      why = "under load control the predictor moves the structure by " + format_number(*alpha) +
+            " in the path's metric, more than " + format_number(kLoadControlReach) +
+            " times its longest arc-length step (" + format_number(reach / kLoadControlReach) +
+            "): K is nearly singular along the path (a flat branch, or a limit point ahead), and load control "
+            "cannot follow it there; continuation.constraint = spherical does";
+    } else {
+      ok = correct(constraint, q, lambda, frame, current_.q, current_.lambda, iterations, residual, why);
+    }
     const double secant_l = lambda - current_.lambda;
     if (ok) {
       new_secant_q_ = q - current_.q;
