@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "senda/input/builder.hpp"
@@ -182,5 +183,27 @@ TEST_CASE("a bifurcation point located beyond a load-factor bound is reported, a
            std::string::npos) == beyond);
     CHECK(r.message.find("branches.at names points") == std::string::npos);
     CHECK(r.branches.size() == (beyond ? 1u : 3u));
+  }
+}
+
+TEST_CASE("with critical.locate = false a crossing's kind is what the signs at its bracket's ends say",
+          "[critical][not-located]") {
+  // The Euler column's bifurcation point (det K and the bordered determinant both change
+  // sign) was reported "LP1 limit"; von Mises' folds change det K alone.
+  for (const auto& [file, id, kind] : {std::tuple{"euler-column", "BP1", critical::CriticalKind::Bifurcation},
+                                       std::tuple{"von-mises", "LP1", critical::CriticalKind::Limit}}) {
+    INFO(file);
+    input::Config c = input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/" + file + ".cfg");
+    c.apply_override("critical.locate=false");
+    const input::Spec spec = input::build(c);
+    const analysis::TraceResult r = senda::testing::run_into(
+        spec, std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / (std::string("no-locate-") + file), &c);
+    REQUIRE(!r.critical_points.empty());
+    const critical::CriticalPoint& cp = r.critical_points.front().point;
+    INFO(cp.message);
+    CHECK(cp.id == id);
+    CHECK(cp.kind == kind);
+    CHECK(!cp.converged);
+    CHECK(cp.message.find("by the signs at the bracket's ends") != std::string::npos);
   }
 }

@@ -1662,10 +1662,26 @@ std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continu
     cp.lambda_after = c->lambda_after;
     cp.negative_pivots_change = change;
     cp.multiplicity = std::max(1, std::abs(cp.negative_pivots_change));
-    cp.kind = cp.multiplicity > 1 ? CriticalKind::Multiple : CriticalKind::Limit;
+    // The kind from the signs at the bracket's ends alone (bracket_evidence): a simple
+    // crossing that changed the bordered determinant was reported "LP1 limit" (the
+    // Euler column's bifurcation point, both signs changed).
+    cp.evidence = bracket_evidence(follower.previous(), follower.current());
+    cp.kind = cp.multiplicity > 1                                ? CriticalKind::Multiple
+              : cp.evidence == BracketEvidence::Bifurcation ? CriticalKind::Bifurcation
+                                                            : CriticalKind::Limit;
     cp.q = follower.current().q;
     cp.lambda = follower.current().lambda;
-    cp.message = "not located (critical.locate = false); kind not classified";
+    cp.message = "not located (critical.locate = false); ";
+    if (cp.multiplicity > 1)
+      cp.message += std::to_string(cp.multiplicity) + " eigenvalues crossed zero in the step; kind not classified";
+    else if (cp.evidence == BracketEvidence::Limit)
+      cp.message += "a limit point by the signs at the bracket's ends (det K changed sign, the bordered determinant "
+                    "did not)";
+    else if (cp.evidence == BracketEvidence::Bifurcation)
+      cp.message += "by the signs at the bracket's ends a bifurcation point (the bordered determinant changed sign), "
+                    "or a limit point where lambda is extremal: phi^T r at the located point decides";
+    else
+      cp.message += "kind not classified (the signs at the bracket's ends do not decide it)";
     candidates.push_back({std::move(cp), Vector(), 0.0});
   }
   std::vector<Found> found;
