@@ -2064,6 +2064,13 @@ Spec Builder::run() {
               "does not apply to a run from a saved state (branches.from, --from): its branches start from the "
               "state's first step (initial_step in " + *from + ") times branches.switch_step_ratio; set that ratio",
               "branches.switch_step_ratio=R with --from");
+    // A run from a saved point traces only that point's branches: without switching
+    // (--primary-only) it traced them all the same, the request dropped in silence.
+    if (c_.boolean("branches.switch") == false)
+      c_.fail(c_.find("branches.switch"), "branches.switch",
+              "false (--primary-only) with a run from a saved state (branches.from, --from), which traces only "
+              "that point's branches",
+              "true with branches.from");
     analysis::SavedState st;
     try {
       st = read_state(*from, model_->size(), core::unknowns_fingerprint(*model_));
