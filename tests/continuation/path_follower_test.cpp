@@ -96,3 +96,30 @@ TEST_CASE("the first step's load increment is initial_step, whatever the constra
       }
     }
 }
+
+TEST_CASE("cylindrical steps on a very stiff structure at unit weights are not below the resolvable step",
+          "[continuation][first-step]") {
+  // The smallest step the model resolves, 64 eps times the point's size, measured the
+  // point with ψλ in it: under cylindrical steps, which measure the displacements
+  // alone, a stiff column (EI = 1e10, ‖v‖ = 5e-12 per unit load) stopped at its second
+  // step, "step length 4.83e-06 below the smallest the model resolves here, 1.42e-05"; this
+  // truss (EA = 1e15) stopped at its first, 0.00136 against 0.00488.
+  senda::problems::VonMisesTruss t;
+  t.h = 0.5;
+  t.EA = 1e15;
+  t.sway = false;
+  const auto model = t.build();
+  Options o;
+  o.constraint = ConstraintKind::Cylindrical;
+  o.auto_scale = false;
+  o.initial_load_increment = 1e-2 * t.limit_load();
+  o.max_steps = 10;
+  PathFollower f(*model, o);
+  REQUIRE(f.start(Vector::Zero(model->size()), 0.0));
+  while (f.advance()) {
+  }
+  INFO(f.message());
+  CHECK(f.termination() == Termination::MaxSteps);
+  CHECK(f.current().index == 10);
+  CHECK(f.current().lambda > 0.1 * t.limit_load());
+}
