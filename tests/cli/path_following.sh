@@ -538,6 +538,14 @@ if want $case; then
     [ -f "$work/$case-$c/summary.json" ] && ! grep -q 'its first step was\|not traced: its first step' "$work/$case-$c/summary.json" ||
       die "$c: a first step cut at the file's settings"
   done
+  # Roorda's frame at branches.switch_step_ratio = 0.1: its BP1 is the perfect frame's,
+  # unfolded by the model (gamma = -2.5e-4), no equilibrium of it; first steps that
+  # short converge nowhere, and the branches said only "no convergence in 15 iterations".
+  run $case-short "$src/problems/roorda-frame.cfg" branches.switch_step_ratio=0.1
+  n=$(grep -c 'step-too-small' "$work/$case-short/summary.json")
+  m=$(grep -c 'BP1 is no equilibrium of this model: its residual is .* a larger branches.switch_step_ratio' \
+    "$work/$case-short/summary.json")
+  [ "$m" -eq 2 ] || die "roorda at 0.1: the unfolding said on $m branches ($n step-too-small)"
   ok
 fi
 case=displacement-back

@@ -675,8 +675,28 @@ void BranchExplorer::switch_at(const Pending p, ExplorerEvents& events, std::vec
       branches_.push_back(b);
       continue;
     }
+    const std::size_t index = branches_.size();
     branches_.push_back(b);
     trace_branch(f, branches_.back(), events, queue, &first);
+    // No step at any length: said why when the point is no equilibrium of this model.
+    // A bifurcation unfolded by the model itself is located as the perfect structure's
+    // (SPB's γ ≠ 0 within critical.bifurcation_tolerance), off both of its paths; a
+    // first step shorter than the unfolding finds neither (Roorda's frame, EA = 1e5, at
+    // branches.switch_step_ratio = 0.1: "no convergence in 15 iterations"; at EA = 1e7,
+    // γ a hundred times smaller, the same ratio starts both branches).
+    Branch& traced = branches_[index];
+    if (traced.points == 0 && traced.termination == BranchEnd::StepTooSmall) {
+      Vector g(problem_.size());
+      problem_.residual(cp.q, cp.lambda, g);
+      const double scale = f.residual_scale(cp.lambda);
+      if (g.norm() > options_.path.residual_tolerance * scale)
+        traced.message += "; " + cp.id + " is no equilibrium of this model: its residual is " +
+                          core::format_g(g.norm() / scale, 3) + " of the force scale (SPB's unfolding gamma = " +
+                          core::format_g(cp.gamma, 3) +
+                          ": a bifurcation unfolded by the model itself, located as the perfect structure's, "
+                          "docs/theory.md section 4), and first steps this short find no path from it: a larger "
+                          "branches.switch_step_ratio steps over the unfolding";
+    }
   }
 }
 
