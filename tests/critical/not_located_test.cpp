@@ -184,6 +184,21 @@ TEST_CASE("a bifurcation point located beyond a load-factor bound is reported, a
     CHECK(r.message.find("branches.at names points") == std::string::npos);
     CHECK(r.branches.size() == (beyond ? 1u : 3u));
   }
+  SECTION("stop.displacement") {
+    // The Euler column's BP1 (|uy| = 2.471e-5) past a limit of 2.4e-5: both branches
+    // were started, and ended after one point each.
+    input::Config c = input::Config::read_file(std::string(SENDA_SOURCE_DIR) + "/problems/euler-column.cfg");
+    c.apply_override("stop.displacement=2 uy 2.4e-5");
+    const input::Spec spec = input::build(c);
+    const analysis::TraceResult r = senda::testing::run_into(
+        spec, std::filesystem::path(SENDA_BINARY_DIR) / "test-results" / "beyond-displacement", &c);
+    INFO(r.message);
+    REQUIRE(r.find("BP1") != nullptr);
+    CHECK(r.find("BP1")->point.converged);
+    CHECK(r.message.find("no branch from BP1: located at node 2 uy = -2.471370105e-05, beyond stop.displacement = "
+                         "2.4e-05") != std::string::npos);
+    CHECK(r.branches.size() == 1u);
+  }
 }
 
 TEST_CASE("with critical.locate = false a crossing's kind is what the signs at its bracket's ends say",

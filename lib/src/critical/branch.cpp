@@ -636,6 +636,11 @@ std::string BranchExplorer::beyond_bounds(const CriticalPoint& cp) const {
   if (cp.lambda < o.lambda_min && hi >= o.lambda_min)
     return "located at lambda = " + core::format_g(cp.lambda, 10) + ", below stop.lambda_min = " +
            core::format_g(o.lambda_min, 10);
+  // stop.displacement likewise (the Euler column's BP1 at |uy| = 2.471e-5 against a
+  // limit of 2.4e-5: both branches were started, and ended after one point).
+  if (o.monitor_dof >= 0 && o.monitor_dof < cp.q.size() && std::abs(cp.q[o.monitor_dof]) > o.max_displacement)
+    return "located at " + problem_.dof_name(o.monitor_dof) + " = " + core::format_g(cp.q[o.monitor_dof], 10) +
+           ", beyond stop.displacement = " + core::format_g(o.max_displacement, 10);
   return {};
 }
 

@@ -172,8 +172,8 @@ class BranchExplorer {
   // BP3 (+, -)"): the directions asked for, within max_branches, not at a point a
   // branch has rejoined.
   void say_untraced(const std::vector<Pending>& queue, std::size_t from);
-  // Why no branch starts at cp: its λ is outside [stop.lambda_min, stop.lambda_max]
-  // (empty when it is within them).
+  // Why no branch starts at cp: its λ is outside [stop.lambda_min, stop.lambda_max], or
+  // its stop.displacement dof beyond the limit (empty when it is within them).
   std::string beyond_bounds(const CriticalPoint& cp) const;
   // The points whose "no branch from …: beyond a bound" message_ holds.
   std::vector<std::string> beyond_said_;
