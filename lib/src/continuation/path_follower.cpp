@@ -52,10 +52,12 @@ constexpr double kMaxCorrectionFloor = 0.05;
 constexpr double kLoadControlJump = 1.5;
 // Under load control, the largest predictor length, in the path's metric, as a multiple
 // of its longest arc-length step (max_step_ratio × metric_step_length()). Measured on the
-// catalogue: at most 1.1 on the primary paths (von Mises, the Euler column), 14 on the
-// three-bar branches' jump over their loop's top (said as a jump), 234 and 993 where a
-// branch's step landed on an unrelated state (Eriksson's frame, the leaning column).
-constexpr double kLoadControlReach = 100.0;
+// catalogue under load control (default, max_step_ratio = 1, unit weights with psi 1e-4
+// and 100, auto_scale with psi 1e-3 and 30): at most 6.2 on a primary path (Eriksson's,
+// just before its limit point; von Mises 3.1); where a branch's step landed on another
+// state, 14 (three-bar, over its loop's top), 38 (the star dome at psi = 1e-3: uz1 −19
+// where the branch has −10), 234 (Eriksson's frame) and 993 (the leaning column).
+constexpr double kLoadControlReach = 10.0;
 // Check (c') of a step (λ where ψ leaves it out of the norm): a correction of λ below
 // this fraction of |λ| (and of the path's largest load increment) is never a jump.
 constexpr double kLambdaJumpFloor = 1e-3;
@@ -172,6 +174,17 @@ void PathFollower::finish(Termination t, std::string why) {
                   " times what the predictor did): load control cannot pass a limit point, and the curve across "
                   "such a step is no equilibrium path (in time, a snap-through: simulate); continuation.constraint "
                   "= spherical follows the path through its limit points";
+    // Load-controlled steps cut for their predictor's reach (advance()), unless the
+    // path ended on such a cut, whose message says it: the path crept along a stretch
+    // where K is nearly singular (the leaning column's flat branch at psi = 0.01 moved
+    // 0.007 in 40 steps, "maximum number of steps reached").
+    if (reach_cuts_ > 0 && t != Termination::StepTooSmall)
+      message_ += "; under load control " + std::to_string(reach_cuts_) + " step" + (reach_cuts_ == 1 ? " was" : "s were") +
+                  " cut because the predictor would have moved the structure more than " +
+                  format_number(kLoadControlReach) +
+                  " times the path's longest arc-length step (K nearly singular along the path: a flat branch, or a "
+                  "limit point ahead): load control follows such a stretch only in short steps; continuation.constraint "
+                  "= spherical follows it";
     // A path from a loaded state (start(), not a branch) that reached its end in a few
     // steps says what such steps cannot see: the shallow von Mises truss (h/L = 0.2,
     // EA = 1) at the default initial_step went from rest to its inverted state in one
@@ -536,6 +549,7 @@ bool PathFollower::start(const Vector& q0, double lambda0) {
   has_secant_ = false;
   lambda_step_scale_ = 0.0;
   load_jumps_ = 0;
+  reach_cuts_ = 0;
   q_start_ = q;
   lambda_start_ = lambda0;
   arc_length_ = 0.0;
@@ -626,6 +640,7 @@ bool PathFollower::start_along(const Vector& q0, double lambda0, const Vector& t
   has_secant_ = false;
   lambda_step_scale_ = 0.0;
   load_jumps_ = 0;
+  reach_cuts_ = 0;
   // Displacement control on a branch: σ is the sign of the controlled dof's change in
   // the first (pseudo-arclength) step, fixed after it (advance()). The branch tangent
   // itself may hold no information on it: along the secondary branch of a pitchfork
@@ -1039,6 +1054,7 @@ bool PathFollower::advance() {
     bool ok = true;
     if (constraint.kind() == ConstraintKind::LoadControl && ds_metric_ > 0.0 && *alpha > reach) {
       ok = false;
+      ++reach_cuts_;
       why = "under load control the predictor moves the structure by " + format_number(*alpha) +
             " in the path's metric, more than " + format_number(kLoadControlReach) +
             " times its longest arc-length step (" + format_number(reach / kLoadControlReach) +

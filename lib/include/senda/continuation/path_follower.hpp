@@ -313,6 +313,7 @@ class PathFollower {
   bool has_secant_ = false;                 // secant_q_ holds the last step of this path
   bool started_by_load_ = false;            // start(): a path from a loaded state, not a branch
   int load_jumps_ = 0;                      // load-controlled steps that jumped (advance())
+  int reach_cuts_ = 0;                      // load-controlled steps cut for their predictor's reach
   int first_jump_index_ = 0;
   double first_jump_lambda_ = 0.0, first_jump_ratio_ = 0.0;
   int control_sign_ = 0;                    // displacement control: σ of eq. (2.5), fixed at the start
