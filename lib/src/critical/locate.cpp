@@ -1679,7 +1679,8 @@ std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continu
                     "did not)";
     else if (cp.evidence == BracketEvidence::Bifurcation)
       cp.message += "by the signs at the bracket's ends a bifurcation point (the bordered determinant changed sign), "
-                    "or a limit point where lambda is extremal: phi^T r at the located point decides";
+                    "or a limit point where lambda is extremal: only the location (critical.locate = true) decides, "
+                    "by phi^T r";
     else
       cp.message += "kind not classified (the signs at the bracket's ends do not decide it)";
     candidates.push_back({std::move(cp), Vector(), 0.0});
