@@ -2092,6 +2092,15 @@ Spec Builder::run() {
     if (o.lambda_max < st.point.lambda)
       c_.fail(c_.find("stop.lambda_max"), "stop.lambda_max", at + ", above lambda_max",
               "[the saved point's lambda, inf)");
+    // The same for stop.displacement: branches from a point past it ended at once,
+    // "displacement limit reached".
+    if (o.monitor_dof >= 0 && o.monitor_dof < st.point.q.size() &&
+        std::abs(st.point.q[o.monitor_dof]) > o.max_displacement)
+      c_.fail(c_.find("stop.displacement"), "stop.displacement",
+              "the branches start at " + model_->dof_name(o.monitor_dof) + " = " +
+                  fmt::format("{:.17g}", st.point.q[o.monitor_dof]) + " (branches.from " + *from +
+                  "), beyond the limit",
+              "a limit above the saved point's |displacement|");
     s.analysis.from = std::move(st);
   }
   s.model = std::move(model_);
