@@ -24,6 +24,14 @@ std::unique_ptr<Model> von_mises(double a, double h, StrainMeasure m) {
   return t.build();
 }
 double closed_form(double h, double w) { return (h - w) * w * (2 * h - w) / std::pow(1 + h * h, 1.5); }
+// The symmetric von Mises truss (h = 0.5) of axial stiffness EA.
+senda::problems::VonMisesTruss symmetric_truss(double EA) {
+  senda::problems::VonMisesTruss t;
+  t.h = 0.5;
+  t.EA = EA;
+  t.sway = false;
+  return t;
+}
 }  // namespace
 
 TEST_CASE("von Mises truss: every converged point on the closed form, through the limit point",
@@ -70,10 +78,7 @@ TEST_CASE("the first step's load increment is initial_step, whatever the constra
   // step). A stiff von Mises truss (EA = 1e4, ‖v‖ ~ 1e-4 per unit load) at a small
   // increment, where the corrector moves λ by a fraction of Δλ₀ of the order of Δλ₀
   // over the limit load.
-  senda::problems::VonMisesTruss t;
-  t.h = 0.5;
-  t.EA = 1e4;
-  t.sway = false;
+  const senda::problems::VonMisesTruss t = symmetric_truss(1e4);
   const auto model = t.build();
   const double dl0 = 1e-3 * t.limit_load();
   for (ConstraintKind kind : {ConstraintKind::Spherical, ConstraintKind::Cylindrical, ConstraintKind::PseudoArclength,
@@ -104,10 +109,7 @@ TEST_CASE("cylindrical steps on a very stiff structure at unit weights are not b
   // alone, a stiff column (EI = 1e10, ‖v‖ = 5e-12 per unit load) stopped at its second
   // step, "step length 4.83e-06 below the smallest the model resolves here, 1.42e-05"; this
   // truss (EA = 1e15) stopped at its first, 0.00136 against 0.00488.
-  senda::problems::VonMisesTruss t;
-  t.h = 0.5;
-  t.EA = 1e15;
-  t.sway = false;
+  const senda::problems::VonMisesTruss t = symmetric_truss(1e15);
   const auto model = t.build();
   Options o;
   o.constraint = ConstraintKind::Cylindrical;
