@@ -474,6 +474,10 @@ if want $case; then
   grep -q 'under load control 1 step jumped (the first from point 9 at lambda = 0.418' "$work/$case/summary.json" ||
     die "three-bar: the jump past LP1 not said"
   grep -q 'under load control 1 step jumped' "$work/$case.log" || die "three-bar: the branch's note not on the console"
+  # Its mirror, branch 2, met BP2 inside the same snap and ended "rejoined", saying
+  # nothing of the jump: a rejoining in a step that jumped is said, with the notes.
+  grep -q 'rejoined the path of branch 1 at BP2, reached in a step that jumped (under load control' \
+    "$work/$case/summary.json" || die "three-bar: branch 2's jump into BP2 not said"
   # Euler column: a step of the branch crossed the primary path onto its mirror (ux
   # -0.05 -> +0.51) and the branch was said to rejoin at BP1; it is refused (the
   # displacements turned back against the tangent) and halved steps stay on it.

@@ -156,6 +156,31 @@ PathFollower::~PathFollower() {
     if (lent_[k]) lent_[k]->restore_stats(lent_stats_[k]);
 }
 
+std::string PathFollower::control_notes(Termination t) const {
+  std::string notes;
+  // Load-controlled steps that jumped (advance()), whatever ended the path.
+  if (load_jumps_ > 0)
+    notes += "; under load control " + std::to_string(load_jumps_) + " step" + (load_jumps_ == 1 ? "" : "s") +
+          " jumped (the first from point " + std::to_string(first_jump_index_) + " at lambda = " +
+          format_number(first_jump_lambda_) + ", the corrector moving the displacements " +
+          format_number(first_jump_ratio_) +
+          " times what the predictor did): load control cannot pass a limit point, and the curve across "
+          "such a step is no equilibrium path (in time, a snap-through: simulate); continuation.constraint "
+          "= spherical follows the path through its limit points";
+  // Load-controlled steps cut for their predictor's reach (advance()), unless the
+  // path ended on such a cut, whose message says it: the path crept along a stretch
+  // where K is nearly singular (the leaning column's flat branch at psi = 0.01 moved
+  // 0.007 in 40 steps, "maximum number of steps reached").
+  if (reach_cuts_ > 0 && t != Termination::StepTooSmall)
+    notes += "; under load control " + std::to_string(reach_cuts_) + " step" + (reach_cuts_ == 1 ? " was" : "s were") +
+          " cut because the predictor would have moved the structure more than " +
+          format_number(kLoadControlReach) +
+          " times the path's longest arc-length step (K nearly singular along the path: a flat branch, or a "
+          "limit point ahead): load control follows such a stretch only in short steps; continuation.constraint "
+          "= spherical follows it";
+  return notes;
+}
+
 void PathFollower::finish(Termination t, std::string why) {
   if (termination_ == Termination::Running) {
     termination_ = t;
@@ -165,26 +190,7 @@ void PathFollower::finish(Termination t, std::string why) {
     if (t == Termination::StepTooSmall && current_.q.size() == problem_.size())
       if (const std::string d = problem_.degenerate_configuration(current_.q); !d.empty())
         message_ += "; at the last point " + d;
-    // Load-controlled steps that jumped (advance()), whatever ended the path.
-    if (load_jumps_ > 0)
-      message_ += "; under load control " + std::to_string(load_jumps_) + " step" + (load_jumps_ == 1 ? "" : "s") +
-                  " jumped (the first from point " + std::to_string(first_jump_index_) + " at lambda = " +
-                  format_number(first_jump_lambda_) + ", the corrector moving the displacements " +
-                  format_number(first_jump_ratio_) +
-                  " times what the predictor did): load control cannot pass a limit point, and the curve across "
-                  "such a step is no equilibrium path (in time, a snap-through: simulate); continuation.constraint "
-                  "= spherical follows the path through its limit points";
-    // Load-controlled steps cut for their predictor's reach (advance()), unless the
-    // path ended on such a cut, whose message says it: the path crept along a stretch
-    // where K is nearly singular (the leaning column's flat branch at psi = 0.01 moved
-    // 0.007 in 40 steps, "maximum number of steps reached").
-    if (reach_cuts_ > 0 && t != Termination::StepTooSmall)
-      message_ += "; under load control " + std::to_string(reach_cuts_) + " step" + (reach_cuts_ == 1 ? " was" : "s were") +
-                  " cut because the predictor would have moved the structure more than " +
-                  format_number(kLoadControlReach) +
-                  " times the path's longest arc-length step (K nearly singular along the path: a flat branch, or a "
-                  "limit point ahead): load control follows such a stretch only in short steps; continuation.constraint "
-                  "= spherical follows it";
+    message_ += control_notes(t);
     // A path from a loaded state (start(), not a branch) that reached its end in a few
     // steps says what such steps cannot see: the shallow von Mises truss (h/L = 0.2,
     // EA = 1) at the default initial_step went from rest to its inverted state in one
@@ -1138,6 +1144,7 @@ bool PathFollower::advance() {
       }
       continue;
     }
+    last_step_jumped_ = false;
     if (constraint.kind() == ConstraintKind::LoadControl && !first_step_constraint_) {
       // Load control cannot pass a limit point: at fixed λ the corrector lands on
       // another part of the path (von Mises: uy −0.20 → −1.08 in one step), and the
@@ -1145,7 +1152,8 @@ bool PathFollower::advance() {
       // equilibria) and said at the end.
       double predicted = 0.0, corrected = 0.0;
       correction_sizes(*alpha, predicted, corrected);
-      if (corrected > kLoadControlJump * std::max(predicted, kMaxCorrectionFloor * ds_)) {
+      last_step_jumped_ = corrected > kLoadControlJump * std::max(predicted, kMaxCorrectionFloor * ds_);
+      if (last_step_jumped_) {
         if (load_jumps_++ == 0) {
           first_jump_index_ = current_.index;
           first_jump_lambda_ = current_.lambda;

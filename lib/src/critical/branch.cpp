@@ -541,6 +541,12 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
           cp.switched = true;
           b.termination = BranchEnd::Rejoined;
           b.message = "rejoined " + path_name + " at " + cp.id;
+          // Reached in a load-controlled step that jumped: no equilibrium path led there
+          // (three-bar's branch 2 under load control "rejoined at BP2" across the snap
+          // past LP2, and its message dropped the jump its mirror, branch 1, reported).
+          if (f.last_step_jumped())
+            b.message += ", reached in a step that jumped (under load control: the curve across that step is no "
+                         "equilibrium path, and the branch followed none to " + cp.id + ")";
         } else {
           // Not a rejoining: the point is not marked switched (its branches are still
           // to be traced, when it is a bifurcation point).
@@ -567,6 +573,9 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
                                  "much as lambda (shorter steps alone may not help; docs/theory.md section "
                                  "5)"));
         }
+        // The notes the follower's own end would have added (load-controlled steps that
+        // jumped or were cut): this end is the explorer's.
+        b.message += f.control_notes(continuation::Termination::Completed);
       }
     }
     // A load-factor bound crossed inside the step: its ends are within the bounds,

@@ -190,6 +190,14 @@ class PathFollower {
   // Ends the path as completed, for what only the caller sees: a load-factor bound
   // crossed inside the last step, across a critical point located in it.
   void complete(std::string why) { finish(Termination::Completed, std::move(why)); }
+  // What a load-controlled path's message adds to the reason it ended with t: the steps
+  // that jumped, those cut for their predictor's reach ("" when none, and under the
+  // other constraints). For a caller that ends a path by its own reason (a branch that
+  // rejoined another path).
+  std::string control_notes(Termination t) const;
+  // The last accepted step was a load-controlled one that jumped (its corrector moved
+  // the displacements more than 1.5 times its predictor did).
+  bool last_step_jumped() const { return last_step_jumped_; }
   // Replaces Options::stop_requested (the caller knows who asks only when it runs).
   void set_stop_requested(std::function<bool()> stop) { options_.stop_requested = std::move(stop); }
   // The smallest step the model resolves at the current point (scaled norm): a
@@ -314,6 +322,7 @@ class PathFollower {
   bool started_by_load_ = false;            // start(): a path from a loaded state, not a branch
   int load_jumps_ = 0;                      // load-controlled steps that jumped (advance())
   int reach_cuts_ = 0;                      // load-controlled steps cut for their predictor's reach
+  bool last_step_jumped_ = false;           // last_step_jumped()
   int first_jump_index_ = 0;
   double first_jump_lambda_ = 0.0, first_jump_ratio_ = 0.0;
   int control_sign_ = 0;                    // displacement control: σ of eq. (2.5), fixed at the start
