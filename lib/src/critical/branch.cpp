@@ -509,8 +509,7 @@ void BranchExplorer::trace_branch(continuation::PathFollower& f, Branch& b, Expl
             // fork-supported beam from λ = 0 to 1.9e5, and branches traced at 325
             // against stop.lambda_max = 4).
             if (const std::string why = beyond_bounds(cp); !why.empty()) {
-              if (!message_.empty()) message_ += "; ";
-              message_ += "no branch from " + cp.id + ": " + why;
+              add_message("no branch from " + cp.id + ": " + why);
               beyond_said_.push_back(cp.id);
             } else {
               queue.push_back({found.index, b.id, b.depth + 1});
@@ -669,7 +668,7 @@ void BranchExplorer::switch_at(const Pending p, ExplorerEvents& events, std::vec
     if (interrupted_) return;
     if (static_cast<int>(branches_.size()) >= options_.max_branches) {
       if (message_.find("maximum number of branches reached") == std::string::npos)
-        message_ += (message_.empty() ? "" : "; ") + std::string("maximum number of branches reached");
+        add_message("maximum number of branches reached");
       return;
     }
     continuation::PathFollower f(problem_, options_.path);
@@ -815,10 +814,9 @@ void BranchExplorer::run(continuation::PathFollower& f, ExplorerEvents& events) 
     if (!why.empty()) missing += (missing.empty() ? "" : ", ") + id + " (" + why + ")";
   }
   if (!missing.empty()) {
-    if (!message_.empty()) message_ += "; ";
-    message_ += "branches.at names points no branch started from: " + missing +
+    add_message("branches.at names points no branch started from: " + missing +
                 " (a point of a secondary branch is reached only when that branch is traced: name the point it "
-                "starts from too)";
+                "starts from too)");
   }
 }
 
@@ -853,10 +851,9 @@ void BranchExplorer::say_untraced(const std::vector<Pending>& queue, std::size_t
     if (!dirs.empty()) list += (list.empty() ? "" : ", ") + cp.id + " (" + dirs + ")";
   }
   if (list.empty()) return;
-  if (!message_.empty()) message_ += "; ";
   // Pending, not "would have been traced": a branch traced later may rejoin at one of
   // these points, which then gets none (Eriksson's BP4-BP6).
-  message_ += "interrupted with branches still pending at " + list;
+  add_message("interrupted with branches still pending at " + list);
 }
 
 bool BranchExplorer::run_from(const CriticalPoint& bp, const continuation::Scaling& scaling, double ds,

@@ -1666,9 +1666,11 @@ std::vector<CriticalPointFinder::Found> CriticalPointFinder::check(const continu
     // crossing that changed the bordered determinant was reported "LP1 limit" (the
     // Euler column's bifurcation point, both signs changed).
     cp.evidence = bracket_evidence(follower.previous(), follower.current());
-    cp.kind = cp.multiplicity > 1                                ? CriticalKind::Multiple
-              : cp.evidence == BracketEvidence::Bifurcation ? CriticalKind::Bifurcation
-                                                            : CriticalKind::Limit;
+    cp.kind = CriticalKind::Limit;
+    if (cp.multiplicity > 1)
+      cp.kind = CriticalKind::Multiple;
+    else if (cp.evidence == BracketEvidence::Bifurcation)
+      cp.kind = CriticalKind::Bifurcation;
     cp.q = follower.current().q;
     cp.lambda = follower.current().lambda;
     cp.message = "not located (critical.locate = false); ";

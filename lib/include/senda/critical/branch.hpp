@@ -125,8 +125,9 @@ class BranchExplorer {
   void run(continuation::PathFollower& primary, ExplorerEvents& events);
   const ExplorerOptions& options() const { return options_; }
   // The metric a branch was traced in: its scaling and its base step (the primary
-  // path's first step in (q, λ), PathFollower::metric_step_length(); Δλ₀/Λ of a branch in its own metric; what switch_step_ratio
-  // multiplies for the branches that start on it). Branch 0 of a run from a saved
+  // path's first step in (q, λ), PathFollower::metric_step_length(); Δλ₀/Λ of a
+  // branch in its own metric; what switch_step_ratio multiplies for the branches
+  // that start on it). Branch 0 of a run from a saved
   // state is the saved path's. For a saved state of a point found on that branch.
   const continuation::Scaling& scaling(int branch) const { return metric(branch).scaling; }
   double initial_step(int branch) const { return metric(branch).base_step; }
@@ -175,8 +176,8 @@ class BranchExplorer {
   // Why no branch starts at cp: its λ is outside [stop.lambda_min, stop.lambda_max], or
   // its stop.displacement dof beyond the limit (empty when it is within them).
   std::string beyond_bounds(const CriticalPoint& cp) const;
-  // The points whose "no branch from …: beyond a bound" message_ holds.
-  std::vector<std::string> beyond_said_;
+  // message_ += "; " + s (no separator first).
+  void add_message(const std::string& s) { message_ += (message_.empty() ? "" : "; ") + s; }
   struct PathMetric {
     continuation::Scaling scaling;
     double base_step = 0.0;
@@ -205,6 +206,8 @@ class BranchExplorer {
   // One per branch id (shared where a branch keeps its parent's metric).
   std::vector<std::shared_ptr<const PathMetric>> metrics_;
   std::string message_;
+  // The points whose "no branch from …: beyond a bound" message_ holds.
+  std::vector<std::string> beyond_said_;
   bool interrupted_ = false;
   continuation::Stats stats_;
   linalg::FactorStats factor_stats_;
